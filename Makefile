@@ -1,0 +1,35 @@
+# mm-remote: the two user commands and the developer loop.
+# Every target is a thin wrapper over scripts/mmr-*; each has --help.
+
+.PHONY: all demo test bench tree build export check-series help
+
+all: demo
+
+## make            build the patched base kernel, boot it, run the demo
+demo:
+	scripts/mmr-demo
+
+## make test       run the test suite on the debug kernel (INJECT_FAIL=1 adds a failing test)
+test:
+	scripts/mmr-tree
+	scripts/mmr-build debug >/dev/null
+	MMR_INJECT_FAIL=$(INJECT_FAIL) scripts/mmr-kselftest
+
+## make bench      run the benchmarks in one boot of the base kernel
+bench:
+	scripts/mmr-bench
+
+## make tree       build/linux = pinned source + patches/ as git commits
+tree:
+	scripts/mmr-tree
+
+## make export     write build/linux's commits back to patches/
+export:
+	scripts/mmr-export
+
+## make check-series  series applies with fuzz 0 and is checkpatch clean
+check-series:
+	scripts/mmr-check-series
+
+help:
+	@grep '^## ' Makefile | sed 's/^## //'

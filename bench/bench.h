@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * bench.h - the measuring method every mm-remote benchmark shares.
+ *
+ * Each benchmark runs in one boot of the base guest, repeats every case
+ * BENCH_REPEATS times (or the count in $BENCH_REPEATS), and reports the
+ * median with the min..max spread.  Ratios are taken between cases measured
+ * in the same boot.  /proc/vmstat counter deltas are printed beside times.
+ * Rows are printed as
+ *   | bench | case | size | median | min..max | unit | vmstat deltas |
+ * so scripts/mmr-bench can gather them into one table.
+ */
+#ifndef MMR_BENCH_H
+#define MMR_BENCH_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define BENCH_MAX_REPEATS 64
+
+static inline int bench_repeats(void)
+{
+	const char *s = getenv("BENCH_REPEATS");
+	int n = s ? atoi(s) : 5;
+
+	if (n < 1)
+		n = 1;
+	if (n > BENCH_MAX_REPEATS)
+		n = BENCH_MAX_REPEATS;
+	return n;
+}
+
+static inline double bench_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static inline int bench_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct bench_stat {
+	double median, min, max;
+};
+
+static inline struct bench_stat bench_summarize(double *v, int n)
+{
+	struct bench_stat s;
+
+	qsort(v, n, sizeof(*v), bench_cmp);
+	s.min = v[0];
+	s.max = v[n - 1];
+	s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	return s;
+}
+
+/* Read one /proc/vmstat counter; -1 when absent. */
+static inline long long bench_vmstat(const char *name)
+{
+	char key[64];
+	long long val, ret = -1;
+	FILE *f = fopen("/proc/vmstat", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld", key, &val) == 2) {
+		if (!strcmp(key, name)) {
+			ret = val;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
+static inline void bench_header(void)
+{
+	printf("| bench | case | size | median | min..max | unit | vmstat deltas (per run) |\n");
+	printf("|---|---|---|---|---|---|---|\n");
+}
+
+static inline void bench_row(const char *bench, const char *cas,
+			     const char *size, struct bench_stat s,
+			     const char *unit, const char *deltas)
+{
+	printf("| %s | %s | %s | %.3f | %.3f..%.3f | %s | %s |\n", bench, cas,
+	       size, s.median, s.min, s.max, unit, deltas ? deltas : "");
+	fflush(stdout);
+}
+
+#endif

@@ -7,13 +7,11 @@ all: demo
 
 ## make            build the patched base kernel, boot it, run the demo
 demo:
-	scripts/mmr-demo
+	@scripts/mmr-demo
 
 ## make test       run the test suite on the debug kernel (INJECT_FAIL=1 adds a failing test)
 test:
-	scripts/mmr-tree
-	scripts/mmr-build debug >/dev/null
-	MMR_INJECT_FAIL=$(INJECT_FAIL) scripts/mmr-kselftest
+	@MMR_INJECT_FAIL=$(INJECT_FAIL) scripts/mmr-test
 
 ## make bench      run the benchmarks in one boot of the base kernel
 bench:

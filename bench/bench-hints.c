@@ -8,7 +8,7 @@
  *
  * Both pairs share one kernel path, so the ratio rows should read 1.0
  * within noise; a ratio far from it means the alias costs something.  The
- * region (N MiB, default 64, page-distinct data) is swapped back in and
+ * region (N MiB, default 256, page-distinct data) is swapped back in and
  * re-activated before every timed call, and the two cases of a pair
  * alternate which one runs first.  The amount acted on is taken from
  * /proc/vmstat (pswpout, pgdeactivate), not assumed.
@@ -126,7 +126,8 @@ static void pair(const char *name, int a, const char *an, int b,
 
 int main(int argc, char **argv)
 {
-	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 64;
+	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 256;
+	struct timespec res;
 	char size[32];
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -143,6 +144,9 @@ int main(int argc, char **argv)
 		return 77;
 	}
 	fill();
+	clock_getres(CLOCK_MONOTONIC, &res);
+	printf("clock resolution %.3f ms: keep each call well above it\n",
+	       res.tv_sec * 1e3 + res.tv_nsec / 1e6);
 	snprintf(size, sizeof(size), "%zu MiB", mib);
 	bench_header();
 	pair("hints-reclaim", MADV_PAGEOUT_SEED, "6 (seed COLD)",

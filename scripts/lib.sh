@@ -8,7 +8,8 @@ MMR_LOCK=${MMR_LOCK:-/work/kbuild.lock}
 [ -w "$(dirname "$MMR_LOCK")" ] || MMR_LOCK=$MMR_BUILD/kbuild.lock
 # shellcheck source=../pin.conf
 . "$MMR_TOP/pin.conf"
-export CCACHE_DIR=${CCACHE_DIR:-$MMR_BUILD/ccache}
+# One ccache per user, shared by every clone and worktree on the machine.
+export CCACHE_DIR=${CCACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/mm-remote/ccache}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-/}
 
 MMR_T0=$(date +%s)

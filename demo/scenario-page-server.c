@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * scenario-page-server: the use case of Kirill Tkhai's process_vm_mmap()
- * posting.  A child receives a large buffer over a socket (a page server,
+ * posting.  A child receives a large buffer over a pipe (a page server,
  * or a container's memory during migration); the parent then takes the
  * data, once with process_vm_readv() (a copy) and once with
  * process_vm_mmap() (page tables only).  For each it prints the time, the
@@ -24,7 +24,6 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -98,7 +97,7 @@ static uint64_t checksum(const char *p, size_t len)
 }
 
 /* Child: receive the buffer, report its address, then obey commands. */
-static void child(int sock, int cmd, int rsp, size_t len)
+static void child(int in, int cmd, int rsp, size_t len)
 {
 	char *buf = mmap(NULL, len, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -109,7 +108,7 @@ static void child(int sock, int cmd, int rsp, size_t len)
 	if (buf == MAP_FAILED)
 		_exit(1);
 	while (got < len) {
-		n = recv(sock, buf + got, len - got, 0);
+		n = read(in, buf + got, len - got);
 		if (n <= 0)
 			_exit(1);
 		got += n;
@@ -212,8 +211,7 @@ int main(int argc, char **argv)
 		printf("process_vm_mmap: not supported\n");
 		return 77;
 	}
-	if (!len || socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(cmd) ||
-	    pipe(rsp)) {
+	if (!len || pipe(sv) || pipe(cmd) || pipe(rsp)) {
 		perror("setup");
 		return 1;
 	}
@@ -222,10 +220,10 @@ int main(int argc, char **argv)
 		return 1;
 	if (!pid) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		close(sv[0]);
-		child(sv[1], cmd[0], rsp[1], len);
+		close(sv[1]);
+		child(sv[0], cmd[0], rsp[1], len);
 	}
-	close(sv[1]);
+	close(sv[0]);
 
 	/* Send the data, as a network peer would. */
 	chunk = malloc(1 << 20);
@@ -234,9 +232,14 @@ int main(int argc, char **argv)
 	while (sent < len) {
 		for (i = 0; i < (1 << 20) / 8; i++)
 			chunk[i] = gen((sent >> 3) + i);
-		if (send(sv[0], chunk, 1 << 20, 0) != 1 << 20) {
-			perror("send");
-			return 1;
+		for (i = 0; i < 1 << 20; ) {
+			ssize_t n = write(sv[1], (char *)chunk + i, (1 << 20) - i);
+
+			if (n <= 0) {
+				perror("write");
+				return 1;
+			}
+			i += n;
 		}
 		sent += 1 << 20;
 	}

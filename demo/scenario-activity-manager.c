@@ -34,6 +34,8 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "mmr-demo.h"
+
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open		434
 #endif
@@ -79,17 +81,6 @@ static void fill(char *p, size_t len, unsigned int seed)
 	}
 }
 
-static uint64_t checksum(const char *p, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL, v;
-	size_t i;
-
-	for (i = 0; i < len; i += sizeof(v)) {
-		memcpy(&v, p + i, sizeof(v));
-		h = (h ^ v) * 1099511628211ULL;
-	}
-	return h;
-}
 
 /* The background app: three heaps, a shared and a private file mapping. */
 static void app(int cmd, int res, size_t len)
@@ -142,25 +133,6 @@ static void app(int cmd, int res, size_t len)
 	_exit(0);
 }
 
-static long status_kb(pid_t pid, const char *key)
-{
-	char path[64], line[256];
-	size_t n = strlen(key);
-	long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = atol(line + n + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
 
 static void show(const char *when, pid_t pid)
 {

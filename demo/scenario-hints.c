@@ -30,6 +30,8 @@
 #include <sys/uio.h>
 #include <sys/wait.h>
 
+#include "mmr-demo.h"
+
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open		434
 #endif
@@ -52,17 +54,6 @@ struct app_info {
 	uint64_t addr, len, sum;
 };
 
-static uint64_t checksum(const char *p, size_t len)
-{
-	uint64_t h = 1469598103934665603ULL, v;
-	size_t i;
-
-	for (i = 0; i < len; i += sizeof(v)) {
-		memcpy(&v, p + i, sizeof(v));
-		h = (h ^ v) * 1099511628211ULL;
-	}
-	return h;
-}
 
 /* The background app: fill, use twice, report, wait, verify. */
 static void app(int cmd, int res, size_t len)
@@ -101,43 +92,7 @@ static void app(int cmd, int res, size_t len)
 	_exit(0);
 }
 
-static long status_kb(pid_t pid, const char *key)
-{
-	char path[64], line[256];
-	size_t n = strlen(key);
-	long v = -1;
-	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", pid);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = atol(line + n + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
-
-static long meminfo_kb(const char *key)
-{
-	char line[256];
-	size_t n = strlen(key);
-	long v = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, n) && line[n] == ':') {
-			v = atol(line + n + 1);
-			break;
-		}
-	fclose(f);
-	return v;
-}
 
 static long long vmstat(const char *key)
 {

@@ -1,7 +1,7 @@
 # mm-remote: the two user commands and the developer loop.
 # Every target is a thin wrapper over scripts/mmr-*; each has --help.
 
-.PHONY: all demo test bench tree build export check-series help
+.PHONY: all demo test test-stock bench tree build export check-series help
 
 all: demo
 
@@ -13,6 +13,10 @@ demo:
 test:
 	@MMR_INJECT_FAIL=$(INJECT_FAIL) scripts/mmr-test
 
+## make test-stock the same suite on the unpatched source: must fail, naming what is missing
+test-stock:
+	@scripts/mmr-test --stock
+
 ## make bench      run the benchmarks in one boot of the base kernel
 bench:
 	scripts/mmr-bench
@@ -20,6 +24,11 @@ bench:
 ## make tree       build/linux = pinned source + patches/ as git commits
 tree:
 	scripts/mmr-tree
+
+## make build      build both guest kernels (base and debug) of build/linux
+build: tree
+	scripts/mmr-build base
+	scripts/mmr-build debug
 
 ## make export     write build/linux's commits back to patches/
 export:

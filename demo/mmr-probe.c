@@ -3,6 +3,8 @@
  * mmr-probe: tell, by probing the running kernel, which mm-remote
  * interfaces it has.  Each probe uses an argument that the new interface
  * rejects with a known errno and that an unpatched 6.12 rejects otherwise.
+ * Prints "missing: NAME" for each absent interface and exits 1 unless all
+ * eight are there.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,9 +36,14 @@
 #define PROBE_ANON_FILTER	(1 << 31)
 #define PROBE_MADV_COLD		20
 
+static const char *missing[8];
+static int nmissing;
+
 static int row(const char *what, int have, const char *how)
 {
 	printf("  %-40s %-4s %s\n", what, have ? "yes" : "no", how);
+	if (!have && nmissing < 8)
+		missing[nmissing++] = what;
 	return have;
 }
 
@@ -98,5 +105,8 @@ int main(void)
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	printf("  %d of 8 interfaces present\n", n);
-	return 0;
+	for (int i = 0; i < nmissing; i++)
+		printf("missing: %s\n", missing[i]);
+	/* A kernel without every interface is not the product: fail. */
+	return n == 8 ? 0 : 1;
 }

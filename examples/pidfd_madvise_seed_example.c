@@ -71,6 +71,7 @@ int main(void)
 	struct iovec result_vec[2], range_vec[2];
 	int hints[2], pidfd, status;
 	long ret[2] = { 0, 0 };
+	int ok = 1;
 	void *addr[2];
 	size_t i;
 	pid_t pid;
@@ -121,13 +122,18 @@ int main(void)
 	munmap(addr[1], ALLOC_SIZE);
 
 	show_vmstat("before");
-	if (syscall(__NR_pidfd_madvise, pidfd, 2, hints, &results, &ranges, 0))
+	if (syscall(__NR_pidfd_madvise, pidfd, 2, hints, &results, &ranges, 0)) {
 		perror("pidfd_madvise");
+		ok = 0;
+	}
 	show_vmstat("after ");
 	printf("results: range 0 (reclaim) %ld pages, range 1 (deactivate) %ld pages\n",
 	       ret[0], ret[1]);
+	/* Each range acted on pages: anything else means the call did nothing. */
+	if (ret[0] <= 0 || ret[1] <= 0)
+		ok = 0;
 
 	kill(pid, SIGTERM);
 	waitpid(pid, &status, 0);
-	return 0;
+	return ok ? 0 : 1;
 }

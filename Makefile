@@ -1,7 +1,7 @@
 # mm-remote: the two user commands and the developer loop.
 # Every target is a thin wrapper over scripts/mmr-*; each has --help.
 
-.PHONY: all demo test test-stock bench tree build export check-series help
+.PHONY: all demo test test-stock soak bench tree build export check-series help
 
 all: demo
 
@@ -16,6 +16,10 @@ test:
 ## make test-stock the same suite on the unpatched source: must fail, naming what is missing
 test-stock:
 	@scripts/mmr-test --stock
+
+## make soak       the soak alone on the debug kernel (DURATION=30m, SEED=N)
+soak:
+	scripts/mmr-soak --duration $(or $(DURATION),30m) $(if $(SEED),--seed $(SEED))
 
 ## make bench      run the benchmarks in one boot of the base kernel
 bench:

@@ -12,10 +12,10 @@
 # count.  A stressor or fuzzer that fails, a broken fuzzer invariant, or a
 # splat in the console (judged by the host) fails the run.
 # Environment: MMR_SOAK_SECONDS (default 150), MMR_SOAK_SEED (default
-# 20261204), MMR_SOAK_TRINITY_OPS (default 20000).
+# 20261204), MMR_SOAK_TRINITY_OPS (default 5000).
 secs=${MMR_SOAK_SECONDS:-150}
 seed=${MMR_SOAK_SEED:-20261204}
-ops=${MMR_SOAK_TRINITY_OPS:-20000}
+ops=${MMR_SOAK_TRINITY_OPS:-5000}
 here=$(cd "$(dirname "$0")" && pwd)
 soak=$here/soak
 run() { "$soak/ld-linux-x86-64.so.2" --library-path "$soak/lib" "$@"; }

@@ -3,7 +3,7 @@
  * bench-hints: the 2019 RFC's hint values against their upstream twins, in
  * one boot, on the same data.
  *
- *   value 6 (MADV_PAGEOUT_SEED) vs MADV_PAGEOUT (21): MB/s reclaimed
+ *   value 6 (MADV_RECLAIM) vs MADV_PAGEOUT (21): MB/s reclaimed
  *   MADV_COOL (5)               vs MADV_COLD (20):    pages/s deactivated
  *
  * Both pairs share one kernel path, so the ratio rows should read 1.0
@@ -37,8 +37,8 @@
 #ifndef MADV_COOL
 #define MADV_COOL		5
 #endif
-#ifndef MADV_PAGEOUT_SEED
-#define MADV_PAGEOUT_SEED	6
+#ifndef MADV_RECLAIM
+#define MADV_RECLAIM	6
 #endif
 
 static char *buf;
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
 	       res.tv_sec * 1e3 + res.tv_nsec / 1e6);
 	snprintf(size, sizeof(size), "%zu MiB", mib);
 	bench_header();
-	pair("hints-reclaim", MADV_PAGEOUT_SEED, "6 (seed COLD)",
+	pair("hints-reclaim", MADV_RECLAIM, "6 (seed COLD)",
 	     MADV_PAGEOUT, "MADV_PAGEOUT", "pswpout",
 	     (double)pagesize / 1e6, "MB/s", size);
 	pair("hints-deactivate", MADV_COOL, "MADV_COOL", MADV_COLD,

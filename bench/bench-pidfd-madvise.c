@@ -7,7 +7,7 @@
  * memory.  The whole of it is hinted in 4 KiB ranges with:
  *   pidfd_madvise, 1, 16, 256 and 1024 ranges per call;
  *   process_madvise, 1 range per call and 1024 iovecs per call;
- * for MADV_COOL (deactivate) and for value 6 (MADV_PAGEOUT_SEED, reclaim).
+ * for MADV_COOL (deactivate) and for value 6 (MADV_RECLAIM, reclaim).
  * Before each pass the target faults its memory back in and re-activates
  * it.  Reported: ns per range (median, min..max of $BENCH_REPEATS passes),
  * the vmstat counter moved per pass, and each case's ratio to
@@ -45,8 +45,8 @@
 #ifndef MADV_COOL
 #define MADV_COOL		5
 #endif
-#ifndef MADV_PAGEOUT_SEED
-#define MADV_PAGEOUT_SEED	6
+#ifndef MADV_RECLAIM
+#define MADV_RECLAIM	6
 #endif
 
 struct pr_madvise_param_bench {		/* struct pr_madvise_param */
@@ -248,7 +248,7 @@ int main(int argc, char **argv)
 	snprintf(size, sizeof(size), "%zu MiB / 4 KiB", mib);
 	bench_header();
 	run("pidfd-madvise COOL", MADV_COOL, "pgdeactivate", size);
-	run("pidfd-madvise 6 (reclaim)", MADV_PAGEOUT_SEED, "pswpout", size);
+	run("pidfd-madvise 6 (reclaim)", MADV_RECLAIM, "pswpout", size);
 
 	close(cmd_fd);
 	waitpid(pid, NULL, 0);

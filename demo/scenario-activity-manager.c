@@ -8,7 +8,7 @@
  * with page-distinct data that it has used recently.  The manager reads
  * the app's /proc/<pid>/maps and, in ONE pidfd_madvise() call, gives every
  * range its hint, the 2019 RFC's Android policy for zram devices:
- *   anonymous ranges: 6 (MADV_PAGEOUT_SEED) | MADV_ANONYMOUS_FILTER,
+ *   anonymous ranges: 6 (MADV_RECLAIM) | MADV_ANONYMOUS_FILTER,
  *                     reclaim now, swap is cheap;
  *   file ranges:      MADV_COOL | MADV_FILE_FILTER, only deactivate,
  *                     refaults cost storage I/O.
@@ -45,8 +45,8 @@
 #ifndef MADV_COOL
 #define MADV_COOL		5
 #endif
-#ifndef MADV_PAGEOUT_SEED
-#define MADV_PAGEOUT_SEED	6
+#ifndef MADV_RECLAIM
+#define MADV_RECLAIM	6
 #endif
 #ifndef MADV_ANONYMOUS_FILTER
 #define MADV_ANONYMOUS_FILTER	(1U << 31)
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
 	for (i = 0; i < n; i++) {
 		behavior[i] = r[i].file ?
 			(int)(MADV_COOL | MADV_FILE_FILTER) :
-			(int)(MADV_PAGEOUT_SEED | MADV_ANONYMOUS_FILTER);
+			(int)(MADV_RECLAIM | MADV_ANONYMOUS_FILTER);
 		ranges[i].iov_base = (void *)r[i].start;
 		ranges[i].iov_len = r[i].end - r[i].start;
 		results[i].iov_base = &out[i];

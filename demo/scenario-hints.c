@@ -7,7 +7,7 @@
  * are on the active list) and then idles.  The manager, its parent, holds
  * a pidfd and, through process_madvise():
  *   1. MADV_COOL (5): every page goes to the inactive list, nothing to swap;
- *   2. the 2019 RFC's MADV_COLD (6, MADV_PAGEOUT_SEED): the memory goes to
+ *   2. the 2019 RFC's MADV_COLD (6, MADV_RECLAIM): the memory goes to
  *      (zram) swap now.
  * Before and after each step it prints the app's RSS and Swap and the
  * system's Active(anon)/Inactive(anon); at the end the app checks its data.
@@ -41,8 +41,8 @@
 #ifndef MADV_COOL
 #define MADV_COOL		5	/* deactivate (= MADV_COLD 20) */
 #endif
-#ifndef MADV_PAGEOUT_SEED
-#define MADV_PAGEOUT_SEED	6	/* RFC's MADV_COLD: reclaim now */
+#ifndef MADV_RECLAIM
+#define MADV_RECLAIM	6	/* RFC's MADV_COLD: reclaim now */
 #endif
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ	22
@@ -200,7 +200,7 @@ int main(int argc, char **argv)
 	       s1.deact - s0.deact, s1.pswpout - s0.pswpout);
 
 	/* 2. cold (RFC value 6): reclaim now */
-	done = syscall(__NR_process_madvise, pidfd, &iov, 1, MADV_PAGEOUT_SEED,
+	done = syscall(__NR_process_madvise, pidfd, &iov, 1, MADV_RECLAIM,
 		       0);
 	if (done != (long)info.len) {
 		printf("process_madvise(6) = %ld (%s)\n", done,

@@ -13,7 +13,7 @@
  * Adapted, as allowed: the call is pidfd_madvise (1000), not
  * process_madvise; the pidfd comes from pidfd_open(), since /proc/<pid>
  * directory descriptors are not pidfds in today's kernels; value 6 is
- * spelled MADV_PAGEOUT_SEED, as MADV_COLD now means 20.
+ * spelled MADV_RECLAIM, as MADV_COLD now means 20.
  *
  * Build: gcc -static -O2 -Wall -o pidfd_madvise_seed_example \
  *            pidfd_madvise_seed_example.c
@@ -38,8 +38,8 @@
 #ifndef MADV_COOL
 #define MADV_COOL		5
 #endif
-#ifndef MADV_PAGEOUT_SEED
-#define MADV_PAGEOUT_SEED	6	/* the RFC's MADV_COLD */
+#ifndef MADV_RECLAIM
+#define MADV_RECLAIM	6	/* the RFC's MADV_COLD */
 #endif
 
 #define ALLOC_SIZE	(32UL << 20)
@@ -87,7 +87,7 @@ int main(void)
 			*(unsigned long *)((char *)addr[i] + off) = off ^ i;
 	}
 
-	hints[0] = MADV_PAGEOUT_SEED;
+	hints[0] = MADV_RECLAIM;
 	range_vec[0].iov_base = addr[0];
 	range_vec[0].iov_len = ALLOC_SIZE;
 	result_vec[0].iov_base = &ret[0];

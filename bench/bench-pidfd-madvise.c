@@ -3,24 +3,34 @@
  * bench-pidfd-madvise: the cost per range of hinting another process in
  * 4 KiB ranges, one boot, one target, the same data.
  *
- * A target child holds N MiB (default 256) of page-distinct anonymous
- * memory.  The whole of it is hinted in 4 KiB ranges with:
+ * A target child holds BIG MiB (default 1024) of page-distinct anonymous
+ * memory.  The first N MiB (default 256) of it are hinted in 4 KiB ranges
+ * with:
  *   pidfd_madvise, 1, 16, 256 and 1024 ranges per call;
  *   process_madvise, 1 range per call and 1024 iovecs per call;
- * for MADV_COOL (deactivate) and for value 6 (MADV_RECLAIM, reclaim).
+ * for MADV_COOL (deactivate), for value 6 (MADV_RECLAIM, reclaim), for a
+ * mixed vector (COOL and 6 interleaved range by range; process_madvise
+ * can only do it one range per call), for MADV_COOL in 64 KiB ranges, and
+ * for MADV_COOL over all BIG MiB in 4 KiB ranges.
  * Before each pass the target faults its memory back in and re-activates
  * it.  Reported: ns per range (median, min..max of $BENCH_REPEATS passes),
- * the vmstat counter moved per pass, and each case's ratio to
+ * the vmstat counters moved per pass, and each case's ratio to
  * process_madvise with 1 range per call, measured in the same boot.
  *
+ * Latency: a thread of the target maps, touches and unmaps a page in a
+ * loop (it takes the mmap lock for writing) while the caller hints N MiB
+ * with MADV_COOL in 4 KiB ranges; the median, 99th percentile and maximum
+ * of one mmap+touch+munmap are reported per way of calling.
+ *
  * Under TCG a pass of value 6 over 256 MiB is slow: give a smaller size.
- * Usage: bench-pidfd-madvise [MiB]
+ * Usage: bench-pidfd-madvise [MiB [BIG]]
  * Build: gcc -static -O2 -Wall -I bench -o bench-pidfd-madvise \
  *            bench/bench-pidfd-madvise.c
  * Exit: 0, 1 on error, 77 when the kernel lacks pidfd_madvise.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -55,20 +65,56 @@ struct pr_madvise_param_bench {		/* struct pr_madvise_param */
 };
 
 #define MAXVEC	1024
+#define MADV_MIXED	(-1)	/* COOL and 6 interleaved */
+#define LAT_MAX		(1 << 20)
 
 static long pagesize;
 static unsigned long base;
-static size_t nranges;
 static int pidfd, cmd_fd, res_fd;
 
-/* The target: fill, then on each byte re-activate (fault in, touch). */
+/* Shared with the target: the latency thread's switch and samples. */
+struct lat_shared {
+	volatile int on;
+	volatile long n;
+	double ns[LAT_MAX];
+};
+static struct lat_shared *lat;
+
+static void *lat_thread(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		double t0, t1;
+		char *q;
+
+		if (!lat->on) {
+			usleep(1000);
+			continue;
+		}
+		t0 = bench_now();
+		q = mmap(NULL, pagesize, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (q == MAP_FAILED)
+			continue;
+		*q = 1;
+		munmap(q, pagesize);
+		t1 = bench_now();
+		if (lat->n < LAT_MAX)
+			lat->ns[lat->n++] = (t1 - t0) * 1e9;
+		usleep(200);
+	}
+	return NULL;
+}
+
+/* The target: fill, then on each command re-activate (fault in, touch). */
 static void target(int cmd, int res, size_t len)
 {
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	uint64_t addr = (uintptr_t)p;
+	uint64_t addr = (uintptr_t)p, n;
+	pthread_t th;
 	size_t i, j;
-	char c;
+	char c = 'a';
 
 	if (p == MAP_FAILED)
 		_exit(1);
@@ -80,22 +126,26 @@ static void target(int cmd, int res, size_t len)
 			memcpy(p + i + j, &x, 4);
 		}
 	}
+	if (pthread_create(&th, NULL, lat_thread, NULL))
+		_exit(1);
 	if (write(res, &addr, sizeof(addr)) != sizeof(addr))
 		_exit(1);
-	while (read(cmd, &c, 1) == 1) {
+	while (read(cmd, &n, sizeof(n)) == sizeof(n)) {
 		for (i = 0; i < 3; i++)
-			madvise(p, len, MADV_POPULATE_READ);
+			madvise(p, n, MADV_POPULATE_READ);
 		if (write(res, &c, 1) != 1)
 			break;
 	}
 	_exit(0);
 }
 
-static void reactivate(void)
+static void reactivate(size_t len)
 {
-	char c = 'a';
+	uint64_t n = len;
+	char c;
 
-	if (write(cmd_fd, &c, 1) != 1 || read(res_fd, &c, 1) != 1) {
+	if (write(cmd_fd, &n, sizeof(n)) != sizeof(n) ||
+	    read(res_fd, &c, 1) != 1) {
 		fprintf(stderr, "target gone\n");
 		exit(1);
 	}
@@ -105,8 +155,16 @@ static struct iovec ranges[MAXVEC], results[MAXVEC];
 static long out[MAXVEC];
 static int behavior[MAXVEC];
 
-/* One pass over the target in 4 KiB ranges; returns seconds, -1 on error */
-static double pass(int pidfd_call, int per_call, int advice)
+static int advice_of(int advice, size_t i)
+{
+	if (advice != MADV_MIXED)
+		return advice;
+	return i & 1 ? MADV_RECLAIM : MADV_COOL;
+}
+
+/* One pass over nr ranges of rlen bytes; returns seconds, -1 on error */
+static double pass(int pidfd_call, int per_call, int advice, size_t rlen,
+		   size_t nr)
 {
 	struct pr_madvise_param_bench rp = { sizeof(rp), results };
 	struct pr_madvise_param_bench qp = { sizeof(qp), ranges };
@@ -115,25 +173,24 @@ static double pass(int pidfd_call, int per_call, int advice)
 	int i, n;
 
 	for (i = 0; i < per_call; i++) {
-		behavior[i] = advice;
-		ranges[i].iov_len = pagesize;
+		ranges[i].iov_len = rlen;
 		results[i].iov_base = &out[i];
 		results[i].iov_len = sizeof(long);
 	}
 	t0 = bench_now();
-	while (done < nranges) {
-		n = nranges - done < (size_t)per_call ? nranges - done :
-							per_call;
-		for (i = 0; i < n; i++)
-			ranges[i].iov_base = (void *)(base +
-						      (done + i) * pagesize);
+	while (done < nr) {
+		n = nr - done < (size_t)per_call ? nr - done : per_call;
+		for (i = 0; i < n; i++) {
+			ranges[i].iov_base = (void *)(base + (done + i) * rlen);
+			behavior[i] = advice_of(advice, done + i);
+		}
 		if (pidfd_call) {
 			if (syscall(__NR_pidfd_madvise, pidfd, n, behavior,
 				    &rp, &qp, 0))
 				return -1;
 		} else {
 			if (syscall(__NR_process_madvise, pidfd, ranges, n,
-				    advice, 0) != (long)n * pagesize)
+				    behavior[0], 0) != (long)(n * rlen))
 				return -1;
 		}
 		done += n;
@@ -157,47 +214,74 @@ static const struct bcase cases[] = {
 };
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
 
-static void run(const char *bench, int advice, const char *counter,
-		const char *size)
+/* Cases 0..NCASES-1 that a run uses: a mixed vector skips 440 1024/call. */
+static int case_used(int advice, int big, size_t c)
+{
+	if (advice == MADV_MIXED && c == 1)
+		return 0;
+	if (big && (c == 3 || c == 4))
+		return 0;
+	return 1;
+}
+
+static void run(const char *bench, int advice, const char *c1,
+		const char *c2, size_t len, size_t rlen, int big)
 {
 	double ns[NCASES][BENCH_MAX_REPEATS], ratio[BENCH_MAX_REPEATS];
-	long long moved[NCASES] = { 0 };
+	long long moved[NCASES][2] = { { 0 } };
 	int reps = bench_repeats(), r;
+	size_t nr = len / rlen, c;
 	struct bench_stat st;
-	char d[128];
-	size_t c;
+	char d[128], size[48];
 
+	snprintf(size, sizeof(size), "%zu MiB / %zu KiB", len >> 20,
+		 rlen >> 10);
 	for (r = 0; r < reps; r++) {
 		for (c = 0; c < NCASES; c++) {
 			/* rotate the order so no case always runs first */
 			size_t k = (c + r) % NCASES;
-			long long c0;
+			long long a0, b0 = 0;
 			double s;
 
-			reactivate();
-			c0 = bench_vmstat(counter);
+			if (!case_used(advice, big, k))
+				continue;
+			reactivate(len);
+			a0 = bench_vmstat(c1);
+			if (c2)
+				b0 = bench_vmstat(c2);
 			s = pass(cases[k].pidfd_call, cases[k].per_call,
-				 advice);
+				 advice, rlen, nr);
 			if (s < 0) {
 				fprintf(stderr, "%s: %s failed: %s\n", bench,
 					cases[k].name, strerror(errno));
 				exit(1);
 			}
-			moved[k] += bench_vmstat(counter) - c0;
-			ns[k][r] = s * 1e9 / nranges;
+			moved[k][0] += bench_vmstat(c1) - a0;
+			if (c2)
+				moved[k][1] += bench_vmstat(c2) - b0;
+			ns[k][r] = s * 1e9 / nr;
 		}
 	}
 	for (c = 0; c < NCASES; c++) {
 		double copy[BENCH_MAX_REPEATS];
 
+		if (!case_used(advice, big, c))
+			continue;
 		memcpy(copy, ns[c], sizeof(copy));
 		st = bench_summarize(copy, reps);
-		snprintf(d, sizeof(d), "%s +%lld", counter, moved[c] / reps);
+		if (c2)
+			snprintf(d, sizeof(d), "%s +%lld, %s +%lld", c1,
+				 moved[c][0] / reps, c2, moved[c][1] / reps);
+		else
+			snprintf(d, sizeof(d), "%s +%lld", c1,
+				 moved[c][0] / reps);
 		bench_row(bench, cases[c].name, size, st, "ns/range", d);
 	}
 	for (c = 1; c < NCASES; c++) {
 		char name[96];
 
+		if (!case_used(advice, big, c))
+			continue;
 		for (r = 0; r < reps; r++)
 			ratio[r] = ns[0][r] / ns[c][r];
 		st = bench_summarize(ratio, reps);
@@ -207,16 +291,64 @@ static void run(const char *bench, int advice, const char *counter,
 	}
 }
 
+/* The target's mmap+munmap latency during passes of each way of calling */
+static void run_latency(size_t len)
+{
+	static const size_t lc[] = { 0, 1, 2, 5 };
+	static double v[LAT_MAX];
+	int reps = bench_repeats(), r;
+	size_t nr = len / pagesize, c;
+	char size[48], d[128];
+
+	snprintf(size, sizeof(size), "%zu MiB / 4 KiB", len >> 20);
+	for (c = 0; c < sizeof(lc) / sizeof(lc[0]); c++) {
+		const struct bcase *bc = &cases[lc[c]];
+		struct bench_stat st;
+		long n = 0, i;
+
+		for (r = 0; r < reps; r++) {
+			long k;
+
+			reactivate(len);
+			lat->n = 0;
+			lat->on = 1;
+			if (pass(bc->pidfd_call, bc->per_call, MADV_COOL,
+				 pagesize, nr) < 0) {
+				perror("latency pass");
+				exit(1);
+			}
+			lat->on = 0;
+			usleep(5000);
+			for (k = 0; k < lat->n && n < LAT_MAX; k++)
+				v[n++] = lat->ns[k];
+		}
+		if (!n)
+			continue;
+		st = bench_summarize(v, n);
+		i = (long)(n * 0.99);
+		if (i >= n)
+			i = n - 1;
+		snprintf(d, sizeof(d), "p99 %.0f ns, %ld samples", v[i], n);
+		st.median /= 1000;
+		st.min /= 1000;
+		st.max /= 1000;
+		bench_row("pidfd-madvise latency mmap+munmap", bc->name, size,
+			  st, "us", d);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 256;
+	size_t big = argc > 2 ? strtoul(argv[2], NULL, 0) : 1024;
 	int cmd[2], res[2];
-	char size[48];
 	uint64_t addr;
 	pid_t pid;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	pagesize = sysconf(_SC_PAGESIZE);
+	if (big < mib)
+		big = mib;
 	if (!mib || pipe(cmd) || pipe(res))
 		return 1;
 	errno = 0;
@@ -225,13 +357,17 @@ int main(int argc, char **argv)
 		printf("bench-pidfd-madvise: pidfd_madvise not supported\n");
 		return 77;
 	}
+	lat = mmap(NULL, sizeof(*lat), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (lat == MAP_FAILED)
+		return 1;
 	pid = fork();
 	if (pid < 0)
 		return 1;
 	if (!pid) {
 		close(cmd[1]);
 		close(res[0]);
-		target(cmd[0], res[1], mib << 20);
+		target(cmd[0], res[1], big << 20);
 	}
 	close(cmd[0]);
 	close(res[1]);
@@ -240,15 +376,23 @@ int main(int argc, char **argv)
 	if (read(res_fd, &addr, sizeof(addr)) != sizeof(addr))
 		return 1;
 	base = addr;
-	nranges = (mib << 20) / pagesize;
 	pidfd = syscall(__NR_pidfd_open, pid, 0);
 	if (pidfd < 0)
 		return 1;
 
-	snprintf(size, sizeof(size), "%zu MiB / 4 KiB", mib);
 	bench_header();
-	run("pidfd-madvise COOL", MADV_COOL, "pgdeactivate", size);
-	run("pidfd-madvise 6 (reclaim)", MADV_RECLAIM, "pswpout", size);
+	run("pidfd-madvise COOL", MADV_COOL, "pgdeactivate", NULL,
+	    mib << 20, pagesize, 0);
+	run("pidfd-madvise 6 (reclaim)", MADV_RECLAIM, "pswpout", NULL,
+	    mib << 20, pagesize, 0);
+	run("pidfd-madvise mixed COOL/6", MADV_MIXED, "pgdeactivate",
+	    "pswpout", mib << 20, pagesize, 0);
+	run("pidfd-madvise COOL 64K", MADV_COOL, "pgdeactivate", NULL,
+	    mib << 20, 16 * pagesize, 0);
+	if (big > mib)
+		run("pidfd-madvise COOL big", MADV_COOL, "pgdeactivate", NULL,
+		    big << 20, pagesize, 1);
+	run_latency(mib << 20);
 
 	close(cmd_fd);
 	waitpid(pid, NULL, 0);

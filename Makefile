@@ -1,7 +1,7 @@
 # mm-remote: the two user commands and the developer loop.
 # Every target is a thin wrapper over scripts/mmr-*; each has --help.
 
-.PHONY: all demo test test-stock soak bench tree build export check-series help
+.PHONY: all demo test test-stock soak bench tree build export check-series cross-build help
 
 all: demo
 
@@ -41,6 +41,10 @@ export:
 ## make check-series  series applies with fuzz 0 and is checkpatch clean
 check-series:
 	scripts/mmr-check-series
+
+## make cross-build  W=1 vmlinux for x86_64 i386 arm64 arm riscv64 powerpc64le s390x mips (EACH_PATCH=1: every patch on x86_64, arm64)
+cross-build:
+	scripts/mmr-crossbuild $(if $(EACH_PATCH),--each-patch)
 
 help:
 	@grep '^## ' Makefile | sed 's/^## //'

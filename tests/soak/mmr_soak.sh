@@ -27,6 +27,9 @@ result() {
 echo "TAP version 13"
 echo "1..4"
 echo "# soak: ${secs}s, seed $seed, trinity $ops syscalls"
+# A hung task report also dumps every CPU's stack: shows what the lock
+# holder is doing when it is running, not sleeping.
+echo 1 >/proc/sys/kernel/hung_task_all_cpu_backtrace 2>/dev/null || :
 echo 1 >/sys/kernel/mm/ksm/run
 echo 1000 >/sys/kernel/mm/ksm/pages_to_scan
 echo 20 >/sys/kernel/mm/ksm/sleep_millisecs

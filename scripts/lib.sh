@@ -47,6 +47,36 @@ need_debs() {
 	export MMR_DEBS_OK="$MMR_DEBS"
 }
 
+# The guest architecture: mmr_arch x86_64|arm64 sets what building and
+# booting that guest takes (the arm64 cross gcc is the one
+# scripts/mmr-crossbuild unpacks into build/cross/toolchain).
+mmr_arch() {
+	MMR_ARCH=$1
+	case "$1" in
+	x86_64)
+		MMR_OBJPFX="" MMR_CFGDIR="" MMR_KARCH="" MMR_CROSS="" MMR_KTARGET=bzImage
+		MMR_KIMAGE=arch/x86/boot/bzImage ;;
+	arm64)
+		MMR_OBJPFX=arm64- MMR_CFGDIR=arm64/ MMR_KARCH=arm64 MMR_CROSS=aarch64-linux-gnu-
+		MMR_KTARGET=Image MMR_KIMAGE=arch/arm64/boot/Image
+		MMR_DEBS="$MMR_DEBS qemu-system-arm binutils-aarch64-linux-gnu libgcc-12-dev-arm64-cross libc6-dev-arm64-cross"
+		MMR_DEBS="$MMR_DEBS binutils-arm-linux-gnueabihf libgcc-12-dev-armhf-cross libc6-dev-armhf-cross"
+		case ":$PATH:" in *":$MMR_BUILD/cross/toolchain/usr/bin:"*) ;;
+		*) export PATH="$MMR_BUILD/cross/toolchain/usr/bin:$PATH" ;; esac
+		if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v arm-linux-gnueabihf-gcc >/dev/null; then
+			"$MMR_TOP/scripts/mmr-crossbuild" --arch arm64 --arch arm --toolchain-only >&2 ||
+				die "cannot unpack the arm64/arm cross gcc (scripts/mmr-crossbuild)"
+		fi ;;
+	*) die "unknown architecture $1 (x86_64 or arm64)" ;;
+	esac
+	export MMR_ARCH MMR_KARCH MMR_CROSS
+}
+# make in the kernel tree for MMR_ARCH, objects in $obj (kmake ARGS...).
+kmake() {
+	nice -n 10 make -s -C "$MMR_TREE" O="$obj" ${MMR_KARCH:+ARCH=$MMR_KARCH} \
+		${MMR_CROSS:+CROSS_COMPILE=$MMR_CROSS} CC="ccache ${MMR_CROSS}gcc" HOSTCC="ccache gcc" "$@"
+}
+
 # Run a command holding the machine-wide kernel-build lock: two kernel
 # builds at once on two cores only slow each other down.
 locked() { flock "$MMR_LOCK" "$@"; }

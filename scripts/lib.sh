@@ -158,10 +158,11 @@ mmr_series_hash() {
 }
 
 # The one way a host program for the guest is built: static, against the
-# uapi headers of the kernel built in OBJ.  mmr_static_cc OBJ OUT SRC [CFLAGS...]
+# uapi headers of the kernel built in OBJ, with the gcc of MMR_ARCH (or
+# MMR_CC).  mmr_static_cc OBJ OUT SRC [CFLAGS...]
 mmr_static_cc() {
 	local obj=$1 out=$2 src=$3
 	shift 3
-	gcc -static -O2 -Wall -isystem "$obj/usr/include" -I"$MMR_TOP/bench" \
+	"${MMR_CC:-${MMR_CROSS:-}gcc}" -static -O2 -Wall -isystem "$obj/usr/include" -I"$MMR_TOP/bench" \
 		-o "$out" "$src" -lpthread "$@" || die "cannot build $src"
 }

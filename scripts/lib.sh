@@ -33,18 +33,22 @@ MMR_DEBS="build-essential flex bison bc libelf-dev libssl-dev ccache
 need_debs() {
 	local missing="" p
 	# Once per run: the scripts a command calls inherit the answer.
-	[ "${MMR_DEBS_OK:-}" = "$MMR_DEBS" ] && return 0
+	for p in $MMR_DEBS; do
+		case " ${MMR_DEBS_OK:-} " in *" $p "*) ;; *) missing=1; break ;; esac
+	done
+	[ -n "$missing" ] || return 0
+	missing=""
 	for p in $MMR_DEBS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
 	done
-	if [ -z "$missing" ]; then export MMR_DEBS_OK="$MMR_DEBS"; return 0; fi
+	if [ -z "$missing" ]; then export MMR_DEBS_OK="$(echo ${MMR_DEBS_OK:-} $MMR_DEBS)"; return 0; fi
 	[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or apt-get install them)"
 	stage "installing:$missing"
 	DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null ||
 		die "apt-get install failed for:$missing"
-	export MMR_DEBS_OK="$MMR_DEBS"
+	export MMR_DEBS_OK="$(echo ${MMR_DEBS_OK:-} $MMR_DEBS)"
 }
 
 # The guest architecture: mmr_arch x86_64|arm64 sets what building and

@@ -156,6 +156,9 @@ mmr_fetch_source() {
 		die "sha256 of $tar does not match pin.conf (MMR_TAR_SHA256): delete it and retry"
 	echo "$tar"
 }
+# mmr_patch_sum NAME: the short sum of patches/NAME (scripts/mmr-tree and
+# mmr-export record it per patch, so only changed patches are re-applied).
+mmr_patch_sum() { sha256sum "$MMR_TOP/patches/$1" | cut -c1-16; }
 mmr_series_hash() {
 	(cd "$MMR_TOP/patches" && cat series $(grep -v '^\s*#' series | grep -v '^\s*$')) |
 		sha256sum | cut -c1-16

@@ -1,7 +1,7 @@
 # mm-remote: the two user commands and the developer loop.
 # Every target is a thin wrapper over scripts/mmr-*; each has --help.
 
-.PHONY: all demo test test-stock soak bench tree build export check-series cross-build help
+.PHONY: all demo demo-arm64 test test-stock soak bench tree build build-arm64 export check-series cross-build help
 
 all: demo
 
@@ -9,9 +9,14 @@ all: demo
 demo:
 	@scripts/mmr-demo
 
-## make test       run the test suite on the debug kernel (INJECT_FAIL=1 adds a failing test)
+## make demo-arm64 the demo on the arm64 guest (scripts/mmr-demo --arch arm64)
+demo-arm64:
+	@scripts/mmr-demo --arch arm64
+
+## make test       the test suite on the x86_64 then the arm64 debug kernel
+##                 (TEST_ARCH=x86_64 or arm64: one only; INJECT_FAIL=1 adds a failing test)
 test:
-	@MMR_INJECT_FAIL=$(INJECT_FAIL) scripts/mmr-test
+	@MMR_INJECT_FAIL=$(INJECT_FAIL) scripts/mmr-test $(if $(TEST_ARCH),--arch $(TEST_ARCH))
 
 ## make test-stock the same suite on the unpatched source: must fail, naming what is missing
 test-stock:
@@ -29,10 +34,15 @@ bench:
 tree:
 	scripts/mmr-tree
 
-## make build      build both guest kernels (base and debug) of build/linux
+## make build      build both x86_64 guest kernels (base and debug) of build/linux
 build: tree
 	scripts/mmr-build base
 	scripts/mmr-build debug
+
+## make build-arm64  build both arm64 guest kernels (base and debug)
+build-arm64: tree
+	scripts/mmr-build --arch arm64 base
+	scripts/mmr-build --arch arm64 debug
 
 ## make export     write build/linux's commits back to patches/
 export:

@@ -38,6 +38,9 @@
 #ifndef MADV_COOL
 #define MADV_COOL		5
 #endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22
+#endif
 #ifndef MADV_RECLAIM
 #define MADV_RECLAIM	6	/* the RFC's MADV_COLD */
 #endif
@@ -85,6 +88,13 @@ int main(void)
 		/* distinct contents: zram keeps same-filled pages apart */
 		for (size_t off = 0; off < ALLOC_SIZE; off += 4096)
 			*(unsigned long *)((char *)addr[i] + off) = off ^ i;
+		/*
+		 * New anonymous pages start on the inactive list: "use" them
+		 * (GUP with FOLL_TOUCH, twice, activates them), so that
+		 * MADV_COOL has active pages to deactivate.
+		 */
+		madvise(addr[i], ALLOC_SIZE, MADV_POPULATE_READ);
+		madvise(addr[i], ALLOC_SIZE, MADV_POPULATE_READ);
 	}
 
 	hints[0] = MADV_RECLAIM;

@@ -33,18 +33,52 @@ MMR_DEBS="build-essential flex bison bc libelf-dev libssl-dev ccache
 need_debs() {
 	local missing="" p
 	# Once per run: the scripts a command calls inherit the answer.
-	[ "${MMR_DEBS_OK:-}" = "$MMR_DEBS" ] && return 0
+	for p in $MMR_DEBS; do
+		case " ${MMR_DEBS_OK:-} " in *" $p "*) ;; *) missing=1; break ;; esac
+	done
+	[ -n "$missing" ] || return 0
+	missing=""
 	for p in $MMR_DEBS; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 			missing="$missing $p"
 	done
-	if [ -z "$missing" ]; then export MMR_DEBS_OK="$MMR_DEBS"; return 0; fi
+	if [ -z "$missing" ]; then export MMR_DEBS_OK="$(echo ${MMR_DEBS_OK:-} $MMR_DEBS)"; return 0; fi
 	[ "$(id -u)" = 0 ] || die "missing packages:$missing (run as root or apt-get install them)"
 	stage "installing:$missing"
 	DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing >/dev/null ||
 		die "apt-get install failed for:$missing"
-	export MMR_DEBS_OK="$MMR_DEBS"
+	export MMR_DEBS_OK="$(echo ${MMR_DEBS_OK:-} $MMR_DEBS)"
+}
+
+# The guest architecture: mmr_arch x86_64|arm64 sets what building and
+# booting that guest takes (the arm64 cross gcc is the one
+# scripts/mmr-crossbuild unpacks into build/cross/toolchain).
+mmr_arch() {
+	MMR_ARCH=$1
+	case "$1" in
+	x86_64)
+		MMR_OBJPFX="" MMR_CFGDIR="" MMR_KARCH="" MMR_CROSS="" MMR_KTARGET=bzImage
+		MMR_KIMAGE=arch/x86/boot/bzImage ;;
+	arm64)
+		MMR_OBJPFX=arm64- MMR_CFGDIR=arm64/ MMR_KARCH=arm64 MMR_CROSS=aarch64-linux-gnu-
+		MMR_KTARGET=Image MMR_KIMAGE=arch/arm64/boot/Image
+		MMR_DEBS="$MMR_DEBS qemu-system-arm binutils-aarch64-linux-gnu libgcc-12-dev-arm64-cross libc6-dev-arm64-cross"
+		MMR_DEBS="$MMR_DEBS binutils-arm-linux-gnueabihf libgcc-12-dev-armhf-cross libc6-dev-armhf-cross"
+		case ":$PATH:" in *":$MMR_BUILD/cross/toolchain/usr/bin:"*) ;;
+		*) export PATH="$MMR_BUILD/cross/toolchain/usr/bin:$PATH" ;; esac
+		if ! command -v aarch64-linux-gnu-gcc >/dev/null || ! command -v arm-linux-gnueabihf-gcc >/dev/null; then
+			"$MMR_TOP/scripts/mmr-crossbuild" --arch arm64 --arch arm --toolchain-only >&2 ||
+				die "cannot unpack the arm64/arm cross gcc (scripts/mmr-crossbuild)"
+		fi ;;
+	*) die "unknown architecture $1 (x86_64 or arm64)" ;;
+	esac
+	export MMR_ARCH MMR_KARCH MMR_CROSS
+}
+# make in the kernel tree for MMR_ARCH, objects in $obj (kmake ARGS...).
+kmake() {
+	nice -n 10 make -s -C "$MMR_TREE" O="$obj" ${MMR_KARCH:+ARCH=$MMR_KARCH} \
+		${MMR_CROSS:+CROSS_COMPILE=$MMR_CROSS} CC="ccache ${MMR_CROSS}gcc" HOSTCC="ccache gcc" "$@"
 }
 
 # Run a command holding the machine-wide kernel-build lock: two kernel
@@ -122,16 +156,20 @@ mmr_fetch_source() {
 		die "sha256 of $tar does not match pin.conf (MMR_TAR_SHA256): delete it and retry"
 	echo "$tar"
 }
+# mmr_patch_sum NAME: the short sum of patches/NAME (scripts/mmr-tree and
+# mmr-export record it per patch, so only changed patches are re-applied).
+mmr_patch_sum() { sha256sum "$MMR_TOP/patches/$1" | cut -c1-16; }
 mmr_series_hash() {
 	(cd "$MMR_TOP/patches" && cat series $(grep -v '^\s*#' series | grep -v '^\s*$')) |
 		sha256sum | cut -c1-16
 }
 
 # The one way a host program for the guest is built: static, against the
-# uapi headers of the kernel built in OBJ.  mmr_static_cc OBJ OUT SRC [CFLAGS...]
+# uapi headers of the kernel built in OBJ, with the gcc of MMR_ARCH (or
+# MMR_CC).  mmr_static_cc OBJ OUT SRC [CFLAGS...]
 mmr_static_cc() {
 	local obj=$1 out=$2 src=$3
 	shift 3
-	gcc -static -O2 -Wall -isystem "$obj/usr/include" -I"$MMR_TOP/bench" \
+	"${MMR_CC:-${MMR_CROSS:-}gcc}" -static -O2 -Wall -isystem "$obj/usr/include" -I"$MMR_TOP/bench" \
 		-o "$out" "$src" -lpthread "$@" || die "cannot build $src"
 }

@@ -8,6 +8,10 @@
  * with:
  *   pidfd_madvise, 1, 16, 256 and 1024 ranges per call;
  *   process_madvise, 1 range per call and 1024 iovecs per call;
+ *   both with 1024 per call "scattered": the same ranges, ordered so that
+ *   no range is adjacent to the one before it (the kernel may walk
+ *   adjacent ranges of one advice together; this shows the cost of a
+ *   range walked on its own);
  * for MADV_COOL (deactivate), for value 6 (MADV_RECLAIM, reclaim), for a
  * mixed vector (COOL and 6 interleaved range by range; process_madvise
  * can only do it one range per call), for MADV_COOL in 64 KiB ranges, and
@@ -162,9 +166,21 @@ static int advice_of(int advice, size_t i)
 	return i & 1 ? MADV_RECLAIM : MADV_COOL;
 }
 
+/*
+ * Element i of a call of n ranges: in order, or (scatter) the even ranges
+ * of the call first and then the odd ones, so that no two consecutive
+ * elements are adjacent and none can share a walk with the one before.
+ */
+static size_t slot(int scatter, int i, int n)
+{
+	if (!scatter || n & 1)
+		return i;
+	return i < n / 2 ? 2 * i : 2 * (i - n / 2) + 1;
+}
+
 /* One pass over nr ranges of rlen bytes; returns seconds, -1 on error */
-static double pass(int pidfd_call, int per_call, int advice, size_t rlen,
-		   size_t nr)
+static double pass(int pidfd_call, int per_call, int scatter, int advice,
+		   size_t rlen, size_t nr)
 {
 	struct pr_madvise_param_bench rp = { sizeof(rp), results };
 	struct pr_madvise_param_bench qp = { sizeof(qp), ranges };
@@ -181,8 +197,10 @@ static double pass(int pidfd_call, int per_call, int advice, size_t rlen,
 	while (done < nr) {
 		n = nr - done < (size_t)per_call ? nr - done : per_call;
 		for (i = 0; i < n; i++) {
-			ranges[i].iov_base = (void *)(base + (done + i) * rlen);
-			behavior[i] = advice_of(advice, done + i);
+			size_t k = done + slot(scatter, i, n);
+
+			ranges[i].iov_base = (void *)(base + k * rlen);
+			behavior[i] = advice_of(advice, k);
 		}
 		if (pidfd_call) {
 			if (syscall(__NR_pidfd_madvise, pidfd, n, behavior,
@@ -201,25 +219,32 @@ static double pass(int pidfd_call, int per_call, int advice, size_t rlen,
 
 struct bcase {
 	const char *name;
-	int pidfd_call, per_call;
+	int pidfd_call, per_call, scatter;
 };
 
 static const struct bcase cases[] = {
-	{ "process_madvise 1 range/call", 0, 1 },
-	{ "process_madvise 1024 iovecs/call", 0, 1024 },
-	{ "pidfd_madvise 1 range/call", 1, 1 },
-	{ "pidfd_madvise 16 ranges/call", 1, 16 },
-	{ "pidfd_madvise 256 ranges/call", 1, 256 },
-	{ "pidfd_madvise 1024 ranges/call", 1, 1024 },
+	{ "process_madvise 1 range/call", 0, 1, 0 },
+	{ "process_madvise 1024 iovecs/call", 0, 1024, 0 },
+	{ "pidfd_madvise 1 range/call", 1, 1, 0 },
+	{ "pidfd_madvise 16 ranges/call", 1, 16, 0 },
+	{ "pidfd_madvise 256 ranges/call", 1, 256, 0 },
+	{ "pidfd_madvise 1024 ranges/call", 1, 1024, 0 },
+	/* the same ranges, none adjacent to the one before it */
+	{ "process_madvise 1024 iovecs/call, scattered", 0, 1024, 1 },
+	{ "pidfd_madvise 1024 ranges/call, scattered", 1, 1024, 1 },
 };
 #define NCASES	(sizeof(cases) / sizeof(cases[0]))
 
-/* Cases 0..NCASES-1 that a run uses: a mixed vector skips 440 1024/call. */
+/*
+ * Cases 0..NCASES-1 that a run uses: a mixed vector skips 440 with many
+ * iovecs (one advice per call), the 1 GiB run the middle vector lengths
+ * and the scattered orders.
+ */
 static int case_used(int advice, int big, size_t c)
 {
-	if (advice == MADV_MIXED && c == 1)
+	if (advice == MADV_MIXED && (c == 1 || c == 6))
 		return 0;
-	if (big && (c == 3 || c == 4))
+	if (big && (c == 3 || c == 4 || c >= 6))
 		return 0;
 	return 1;
 }
@@ -250,7 +275,7 @@ static void run(const char *bench, int advice, const char *c1,
 			if (c2)
 				b0 = bench_vmstat(c2);
 			s = pass(cases[k].pidfd_call, cases[k].per_call,
-				 advice, rlen, nr);
+				 cases[k].scatter, advice, rlen, nr);
 			if (s < 0) {
 				fprintf(stderr, "%s: %s failed: %s\n", bench,
 					cases[k].name, strerror(errno));
@@ -313,8 +338,8 @@ static void run_latency(size_t len)
 			reactivate(len);
 			lat->n = 0;
 			lat->on = 1;
-			if (pass(bc->pidfd_call, bc->per_call, MADV_COOL,
-				 pagesize, nr) < 0) {
+			if (pass(bc->pidfd_call, bc->per_call, bc->scatter,
+				 MADV_COOL, pagesize, nr) < 0) {
 				perror("latency pass");
 				exit(1);
 			}

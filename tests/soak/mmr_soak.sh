@@ -30,6 +30,13 @@ echo "# soak: ${secs}s, seed $seed, trinity $ops syscalls"
 # A hung task report also dumps every CPU's stack: shows what the lock
 # holder is doing when it is running, not sleeping.
 echo 1 >/proc/sys/kernel/hung_task_all_cpu_backtrace 2>/dev/null || :
+# ... and once one is reported, every task's stack and state (sysrq t),
+# the running ones included: the holder of the lock others wait for.
+( while sleep 5; do
+	dmesg 2>/dev/null | grep -q 'blocked for more than' || continue
+	echo t >/proc/sysrq-trigger 2>/dev/null; break
+done ) &
+hpid=$!
 echo 1 >/sys/kernel/mm/ksm/run
 echo 1000 >/sys/kernel/mm/ksm/pages_to_scan
 echo 20 >/sys/kernel/mm/ksm/sleep_millisecs
@@ -72,6 +79,7 @@ else
 	n=2
 fi
 wait $cpid
+kill $hpid 2>/dev/null || :
 
 # trinity refuses root without --dropprivs: -X runs its children as nobody.
 cd /tmp

@@ -25,22 +25,6 @@
 
 #include "bench.h"
 
-#ifndef MADV_COLD
-#define MADV_COLD		20
-#endif
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT		21
-#endif
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#endif
-#ifndef MADV_COOL
-#define MADV_COOL		5
-#endif
-#ifndef MADV_RECLAIM
-#define MADV_RECLAIM	6
-#endif
-
 static char *buf;
 static size_t len;
 static long pagesize;

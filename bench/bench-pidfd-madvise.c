@@ -44,30 +44,6 @@
 
 #include "bench.h"
 
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise	440
-#endif
-#ifndef __NR_pidfd_madvise
-#define __NR_pidfd_madvise	1000
-#endif
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#endif
-#ifndef MADV_COOL
-#define MADV_COOL		5
-#endif
-#ifndef MADV_RECLAIM
-#define MADV_RECLAIM	6
-#endif
-
-struct pr_madvise_param_bench {		/* struct pr_madvise_param */
-	int size;
-	const struct iovec *vec;
-};
-
 #define MAXVEC	1024
 #define MADV_MIXED	(-1)	/* COOL and 6 interleaved */
 #define LAT_MAX		(1 << 20)

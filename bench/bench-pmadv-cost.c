@@ -34,24 +34,6 @@
 
 #include "bench.h"
 
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise	440
-#endif
-#ifndef __NR_pidfd_madvise
-#define __NR_pidfd_madvise	1000
-#endif
-#ifndef MADV_COLD
-#define MADV_COLD		20
-#endif
-
-struct pr_madvise_param_bench {		/* struct pr_madvise_param */
-	int size;
-	const struct iovec *vec;
-};
-
 enum { BARE, PIDFD_NR0, P440_EMPTY, PIDFD_EMPTY, P440_PAGE, PIDFD_PAGE,
        NCASES };
 

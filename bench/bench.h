@@ -17,6 +17,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/uio.h>
+
+/* The series' numbers and hints, for C libraries that predate them. */
+#ifndef __NR_pidfd_open
+#define __NR_pidfd_open		434
+#endif
+#ifndef __NR_process_madvise
+#define __NR_process_madvise	440
+#endif
+#ifndef __NR_pidfd_madvise
+#define __NR_pidfd_madvise	1000
+#endif
+#ifndef MADV_COOL
+#define MADV_COOL		5
+#endif
+#ifndef MADV_RECLAIM
+#define MADV_RECLAIM		6
+#endif
+#ifndef MADV_COLD
+#define MADV_COLD		20
+#endif
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT		21
+#endif
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22
+#endif
+
+/* struct pr_madvise_param of pidfd_madvise() */
+struct pr_madvise_param_bench {
+	int size;
+	const struct iovec *vec;
+};
 
 #define BENCH_MAX_REPEATS 64
 

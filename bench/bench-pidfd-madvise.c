@@ -24,7 +24,8 @@
  * Latency: a thread of the target maps, touches and unmaps a page in a
  * loop (it takes the mmap lock for writing) while the caller hints N MiB
  * with MADV_COOL in 4 KiB ranges; the median, 99th percentile and maximum
- * of one mmap+touch+munmap are reported per way of calling.
+ * of one mmap+touch+munmap are reported per way of calling, from rounds
+ * that take the ways in turn until each has at least 300 samples.
  *
  * Under TCG a pass of value 6 over 256 MiB is slow: give a smaller size.
  * Usage: bench-pidfd-madvise [MiB [BIG]]
@@ -46,7 +47,7 @@
 
 #define MAXVEC	1024
 #define MADV_MIXED	(-1)	/* COOL and 6 interleaved */
-#define LAT_MAX		(1 << 20)
+#define LAT_MAX		(1 << 16)
 
 static long pagesize;
 static unsigned long base;
@@ -292,23 +293,35 @@ static void run(const char *bench, int advice, const char *c1,
 	}
 }
 
-/* The target's mmap+munmap latency during passes of each way of calling */
+/*
+ * The target's mmap+munmap latency during passes of each way of calling.
+ * One round passes over the range once per way, in turn, the memory
+ * re-activated before each pass; rounds go on until every way has
+ * LAT_MIN_SAMPLES samples (a pass of many ranges per call is short and
+ * gives few), at least $BENCH_REPEATS rounds and at most LAT_MAX_ROUNDS.
+ */
+#define LAT_WAYS	4
+#define LAT_MIN_SAMPLES	300
+#define LAT_MAX_ROUNDS	60
+
 static void run_latency(size_t len)
 {
-	static const size_t lc[] = { 0, 1, 2, 5 };
-	static double v[LAT_MAX];
+	static const size_t lc[LAT_WAYS] = { 0, 1, 2, 5 };
+	static double v[LAT_WAYS][LAT_MAX];
 	int reps = bench_repeats(), r;
 	size_t nr = len / pagesize, c;
+	long n[LAT_WAYS] = { 0 }, least;
 	char size[48], d[128];
 
 	snprintf(size, sizeof(size), "%zu MiB / 4 KiB", len >> 20);
-	for (c = 0; c < sizeof(lc) / sizeof(lc[0]); c++) {
-		const struct bcase *bc = &cases[lc[c]];
-		struct bench_stat st;
-		double mean;
-		long n = 0, i;
-
-		for (r = 0; r < reps; r++) {
+	for (r = 0; r < LAT_MAX_ROUNDS; r++) {
+		for (c = 0, least = LAT_MAX; c < LAT_WAYS; c++)
+			if (n[c] < least)
+				least = n[c];
+		if (r >= reps && least >= LAT_MIN_SAMPLES)
+			break;
+		for (c = 0; c < LAT_WAYS; c++) {
+			const struct bcase *bc = &cases[lc[c]];
 			long k;
 
 			reactivate(len);
@@ -321,25 +334,31 @@ static void run_latency(size_t len)
 			}
 			lat->on = 0;
 			usleep(5000);
-			for (k = 0; k < lat->n && n < LAT_MAX; k++)
-				v[n++] = lat->ns[k];
+			for (k = 0; k < lat->n && n[c] < LAT_MAX; k++)
+				v[c][n[c]++] = lat->ns[k];
 		}
-		if (!n)
+	}
+	for (c = 0; c < LAT_WAYS; c++) {
+		struct bench_stat st;
+		double mean;
+		long i;
+
+		if (!n[c])
 			continue;
-		for (i = 0, mean = 0; i < n; i++)
-			mean += v[i] / n;
-		st = bench_summarize(v, n);
-		i = (long)(n * 0.99);
-		if (i >= n)
-			i = n - 1;
-		/* the guest clock may tick coarsely: the mean still averages */
-		snprintf(d, sizeof(d), "mean %.0f us, p99 %.0f us, %ld samples",
-			 mean / 1000, v[i] / 1000, n);
+		for (i = 0, mean = 0; i < n[c]; i++)
+			mean += v[c][i] / n[c];
+		st = bench_summarize(v[c], n[c]);
+		i = (long)(n[c] * 0.99);
+		if (i >= n[c])
+			i = n[c] - 1;
+		snprintf(d, sizeof(d),
+			 "mean %.0f us, p99 %.0f us, %ld samples, %d rounds",
+			 mean / 1000, v[c][i] / 1000, n[c], r);
 		st.median /= 1000;
 		st.min /= 1000;
 		st.max /= 1000;
-		bench_row("pidfd-madvise latency mmap+munmap", bc->name, size,
-			  st, "us", d);
+		bench_row("pidfd-madvise latency mmap+munmap", cases[lc[c]].name,
+			  size, st, "us", d);
 	}
 }
 

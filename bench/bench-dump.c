@@ -760,20 +760,6 @@ static void headline(const char *prefix, const struct result *r)
 	       med(a->total, r->n) / med(b->total, r->n));
 }
 
-static long long meminfo_kb(const char *key)
-{
-	char k[64];
-	long long v, ret = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld%*[^\n]", k, &v) == 2)
-		if (!strncmp(k, key, strlen(key)) && k[strlen(key)] == ':')
-			ret = v;
-	fclose(f);
-	return ret;
-}
 
 static int have_pvmmap(void)
 {
@@ -796,7 +782,7 @@ int main(int argc, char **argv)
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 1024;
 	int nways = 2, thp, ok = 1;
 	double start = bench_now(), lim = budget();
-	long long avail = meminfo_kb("MemAvailable");
+	long long avail = bench_meminfo_kb("MemAvailable");
 	char anchor[512] = "anchor:";
 
 	page = sysconf(_SC_PAGESIZE);

@@ -36,23 +36,6 @@
 #endif
 #define HPAGE (2UL << 20)
 
-static long long meminfo_kb(const char *key)
-{
-	char k[64];
-	long long v, ret = -1;
-	FILE *f = fopen("/proc/meminfo", "r");
-
-	if (!f)
-		return -1;
-	while (fscanf(f, "%63s %lld%*[^\n]", k, &v) == 2) {
-		if (!strncmp(k, key, strlen(key)) && k[strlen(key)] == ':') {
-			ret = v;
-			break;
-		}
-	}
-	fclose(f);
-	return ret;
-}
 
 struct child {
 	pid_t pid;
@@ -130,7 +113,7 @@ static void child_stop(struct child *c)
 static double take(struct child *c, size_t len, int use_mmap, char *buf,
 		   long long *extra_kb, long long *swapins)
 {
-	long long mf0 = meminfo_kb("MemFree"), sw0 = bench_vmstat("pswpin");
+	long long mf0 = bench_meminfo_kb("MemFree"), sw0 = bench_vmstat("pswpin");
 	double t0 = bench_now(), t;
 	struct iovec l = { buf, len }, r = { c->addr, len };
 	long ret;
@@ -151,7 +134,7 @@ static double take(struct child *c, size_t len, int use_mmap, char *buf,
 			exit(1);
 		}
 	}
-	*extra_kb = mf0 - meminfo_kb("MemFree");
+	*extra_kb = mf0 - bench_meminfo_kb("MemFree");
 	*swapins = bench_vmstat("pswpin") - sw0;
 	if (use_mmap)
 		munmap((void *)ret, len);
@@ -220,7 +203,7 @@ out:
 int main(int argc, char **argv)
 {
 	static const size_t def[] = { 64, 128, 256, 512, 1024 };
-	long long avail = meminfo_kb("MemAvailable");
+	long long avail = bench_meminfo_kb("MemAvailable");
 	size_t sizes[32], nsz = 0, i;
 	int thp;
 

@@ -114,6 +114,25 @@ static inline long long bench_vmstat(const char *name)
 	return ret;
 }
 
+/* Read one /proc/meminfo field, in kB; -1 when absent. */
+static inline long long bench_meminfo_kb(const char *key)
+{
+	char k[64];
+	long long v, ret = -1;
+	FILE *f = fopen("/proc/meminfo", "r");
+
+	if (!f)
+		return -1;
+	while (fscanf(f, "%63s %lld%*[^\n]", k, &v) == 2) {
+		if (!strncmp(k, key, strlen(key)) && k[strlen(key)] == ':') {
+			ret = v;
+			break;
+		}
+	}
+	fclose(f);
+	return ret;
+}
+
 static inline void bench_header(void)
 {
 	printf("| bench | case | size | median | min..max | unit | vmstat deltas (per run) |\n");

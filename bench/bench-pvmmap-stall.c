@@ -10,7 +10,10 @@
  * that every PTE gets copied.  It then times rounds of mmap + touch +
  * munmap of one page, keeping the worst round.  Rows (see bench.h):
  *   - "alone": the source's worst round with nothing else running;
- *   - "copy": the copy's time, the kernel choosing the address;
+ *   - "copy, source idle": the copy's time while the source's loop
+ *     sleeps (no one contends for the mmap locks);
+ *   - "copy": the copy's time, the kernel choosing the address, while the
+ *     source's loop runs;
  *   - "stall": the source's worst round while the copy ran;
  *   - "killed" / "killed same address": a caller SIGKILLed 100 ms into a
  *     copy, to a kernel-chosen address and to the source's own address
@@ -32,9 +35,9 @@
 
 #include "bench.h"
 
-/* Shared with the source: stop flag, worst round (us), rounds. */
+/* Shared with the source: stop and pause flags, worst round (us), rounds. */
 struct shared {
-	long stop, worst_us, rounds;
+	long stop, pause, worst_us, rounds;
 };
 
 struct source {
@@ -61,11 +64,17 @@ static void source_loop(struct source *s)
 		_exit(2);
 	__atomic_store_n(&s->sh->rounds, 1, __ATOMIC_RELEASE);
 	while (!__atomic_load_n(&s->sh->stop, __ATOMIC_RELAXED)) {
-		double t0 = bench_now();
-		char *q = mmap(NULL, pg, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		double t0;
+		char *q;
 		long us;
 
+		if (__atomic_load_n(&s->sh->pause, __ATOMIC_RELAXED)) {
+			usleep(1000);
+			continue;
+		}
+		t0 = bench_now();
+		q = mmap(NULL, pg, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (q == MAP_FAILED)
 			_exit(3);
 		q[0] = 1;
@@ -144,7 +153,7 @@ static int run(unsigned long gib)
 {
 	double alone[BENCH_MAX_REPEATS], copy[BENCH_MAX_REPEATS];
 	double stall[BENCH_MAX_REPEATS], kill1[BENCH_MAX_REPEATS];
-	double kill2[BENCH_MAX_REPEATS];
+	double kill2[BENCH_MAX_REPEATS], idle[BENCH_MAX_REPEATS];
 	int i, n = bench_repeats(), st;
 	struct source s;
 	double t0;
@@ -153,6 +162,17 @@ static int run(unsigned long gib)
 	if (source_start(&s, gib << 30))
 		return -1;
 	for (i = 0; i < n; i++) {
+		__atomic_store_n(&s.sh->pause, 1, __ATOMIC_RELAXED);
+		usleep(20000);
+		t0 = bench_now();
+		r = pvmmap(s.pid, s.addr, s.len, NULL, 0);
+		idle[i] = (bench_now() - t0) * 1e3;
+		if (r == -1) {
+			perror("process_vm_mmap");
+			return -1;
+		}
+		munmap((void *)r, s.len);
+		__atomic_store_n(&s.sh->pause, 0, __ATOMIC_RELAXED);
 		worst_ms_reset(&s);
 		usleep(300000);
 		alone[i] = worst_ms_reset(&s);
@@ -174,6 +194,7 @@ static int run(unsigned long gib)
 	       gib, copy[n / 2], stall[n / 2], stall[n / 2] / copy[n / 2],
 	       alone[n / 2]);
 	row("alone", gib, alone, n, "ms");
+	row("copy, source idle", gib, idle, n, "ms");
 	row("copy", gib, copy, n, "ms");
 	row("stall", gib, stall, n, "ms");
 	row("killed", gib, kill1, n, "ms");

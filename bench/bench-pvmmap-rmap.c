@@ -47,12 +47,6 @@ static const char *const setup_name[NR_SETUPS] = {
 
 static long pg;
 
-static long pvmmap(pid_t pid, void *src, unsigned long len)
-{
-	return syscall(__NR_process_vm_mmap, pid, (unsigned long)src, len,
-		       0UL, 0UL);
-}
-
 static void write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);
@@ -63,24 +57,18 @@ static void write_file(const char *path, const char *val)
 		close(fd);
 }
 
-static long read_long(const char *path, const char *key)
+/* The number a one-number file holds, or -1. */
+static long read_long(const char *path)
 {
-	char k[64];
-	long v, ret = -1;
+	long v = -1;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
-	if (!key) {
-		if (fscanf(f, "%ld", &v) == 1)
-			ret = v;
-	} else {
-		while (fscanf(f, "%63s %ld", k, &v) == 2)
-			if (!strcmp(k, key))
-				ret = v;
-	}
+	if (fscanf(f, "%ld", &v) != 1)
+		v = -1;
 	fclose(f);
-	return ret;
+	return v;
 }
 
 /*
@@ -167,39 +155,39 @@ static int ksm_wait_merged(pid_t pid)
 	write_file("/sys/kernel/mm/ksm/sleep_millisecs", "10");
 	write_file("/sys/kernel/mm/ksm/run", "1");
 	for (tries = 0; tries < 600; tries++) {
-		if (read_long(path, NULL) >= MEASURED)
+		if (read_long(path) >= MEASURED)
 			break;
 		usleep(100000);
 	}
 	/* Stopped, ksmd keeps what it merged and stays out of the timing. */
 	write_file("/sys/kernel/mm/ksm/run", "0");
-	return read_long(path, NULL) >= MEASURED ? 0 : -1;
+	return read_long(path) >= MEASURED ? 0 : -1;
 }
 
 static int run(enum setup s, long n, double *out, int reps)
 {
-	char *addr, size[32], *copy;
 	int fds[2], r, node, ok = 0;
+	long i, ret;
+	char *addr, c;
 	pid_t pid;
-	long i;
 
 	if (pipe(fds))
 		return -1;
 	pid = source_start(&addr, n, s == KSM_OTHERS,
 			   s == CHILDREN ? n : 0, fds[1]);
-	if (pid < 0 || read(fds[0], size, 1) != 1)
+	if (pid < 0 || read(fds[0], &c, 1) != 1)
 		goto out;
 	if (s == KSM_OTHERS && ksm_wait_merged(pid)) {
 		fprintf(stderr, "bench-pvmmap-rmap: ksmd did not merge\n");
 		goto out;
 	}
-	for (i = 0; i < n && (s == COPIES || s >= OTHERS); i++) {
+	for (i = 0; i < n && s != CHILDREN; i++) {
 		if (s == COPIES)
-			copy = (char *)pvmmap(pid, addr, MEASURED * pg);
+			ret = bench_pvmmap(pid, addr, MEASURED * pg, NULL, 0);
 		else
-			copy = (char *)pvmmap(pid, addr + (MEASURED + i) * pg,
-					      pg);
-		if (copy == (char *)-1L) {
+			ret = bench_pvmmap(pid, addr + (MEASURED + i) * pg, pg,
+					   NULL, 0);
+		if (ret == -1) {
 			perror("process_vm_mmap");
 			goto out;
 		}

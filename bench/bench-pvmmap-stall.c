@@ -47,13 +47,6 @@ struct source {
 	struct shared *sh;
 };
 
-static long pvmmap(pid_t pid, void *src, unsigned long len, void *dst,
-		   unsigned long flags)
-{
-	return syscall(__NR_process_vm_mmap, pid, (unsigned long)src, len,
-		       (unsigned long)dst, flags);
-}
-
 static void source_loop(struct source *s)
 {
 	long pg = sysconf(_SC_PAGESIZE);
@@ -124,7 +117,7 @@ static double killed_ms(struct source *s, int same_address)
 	if (pid < 0)
 		return -1;
 	if (!pid) {
-		long r = pvmmap(s->pid, s->addr, s->len,
+		long r = bench_pvmmap(s->pid, s->addr, s->len,
 				same_address ? s->addr : NULL,
 				same_address ? PVMMAP_FIXED_NOREPLACE : 0);
 
@@ -165,7 +158,7 @@ static int run(unsigned long gib)
 		__atomic_store_n(&s.sh->pause, 1, __ATOMIC_RELAXED);
 		usleep(20000);
 		t0 = bench_now();
-		r = pvmmap(s.pid, s.addr, s.len, NULL, 0);
+		r = bench_pvmmap(s.pid, s.addr, s.len, NULL, 0);
 		idle[i] = (bench_now() - t0) * 1e3;
 		if (r == -1) {
 			perror("process_vm_mmap");
@@ -177,7 +170,7 @@ static int run(unsigned long gib)
 		usleep(300000);
 		alone[i] = worst_ms_reset(&s);
 		t0 = bench_now();
-		r = pvmmap(s.pid, s.addr, s.len, NULL, 0);
+		r = bench_pvmmap(s.pid, s.addr, s.len, NULL, 0);
 		copy[i] = (bench_now() - t0) * 1e3;
 		/* A round the copy held up ends, and is counted, after it. */
 		usleep(100000);
@@ -209,7 +202,7 @@ int main(int argc, char **argv)
 	static const unsigned long def[] = { 8, 16 };
 	int i, rc = 0;
 
-	if (pvmmap(getpid(), NULL, 0, NULL, 0) != -1 || errno != EINVAL) {
+	if (bench_pvmmap(getpid(), NULL, 0, NULL, 0) != -1 || errno != EINVAL) {
 		printf("bench-pvmmap-stall: no process_vm_mmap()\n");
 		return 77;
 	}

@@ -17,6 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 /* The series' numbers and hints, for C libraries that predate them. */
@@ -50,6 +53,16 @@ struct pr_madvise_param_bench {
 	int size;
 	const struct iovec *vec;
 };
+
+#ifdef __NR_process_vm_mmap
+/* process_vm_mmap(): the address of the copy, or -1 with errno set. */
+static inline long bench_pvmmap(pid_t pid, void *src, unsigned long len,
+				void *dst, unsigned long flags)
+{
+	return syscall(__NR_process_vm_mmap, pid, (unsigned long)src, len,
+		       (unsigned long)dst, flags);
+}
+#endif
 
 #define BENCH_MAX_REPEATS 64
 

@@ -51,11 +51,6 @@
 #include <linux/pidfd_madvise.h>
 #include <asm/unistd.h>
 
-#if !defined(__NR_pidfd_madvise) || !defined(MADV_RECLAIM) || \
-	!defined(MADV_ANONYMOUS_FILTER)
-#error "build with the series' uapi headers: -isystem $obj/usr/include"
-#endif
-
 #include "bench.h"
 
 #define NR_LIBS		640

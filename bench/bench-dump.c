@@ -52,10 +52,6 @@
 #include <linux/mman.h>
 #include <asm/unistd.h>
 
-#if !defined(__NR_process_vm_mmap) || !defined(PVMMAP_FIXED)
-#error "build with the series' uapi headers: -isystem $obj/usr/include"
-#endif
-
 #include "bench.h"
 
 #define HPAGE		(2UL << 20)
@@ -416,8 +412,7 @@ static char *copy_frozen(const struct dump *d, struct dres *r, char *ref)
 	if (freeze(d->pid))
 		return NULL;
 	tc = bench_now();
-	ret = syscall(__NR_process_vm_mmap, d->pid, (unsigned long)d->addr,
-		      (unsigned long)d->len, 0UL, 0UL);
+	ret = bench_pvmmap(d->pid, d->addr, d->len, NULL, 0);
 	r->call = bench_now() - tc;
 	if (ret != -1 && ref && readv_all(d->pid, ref, d->addr, d->len)) {
 		munmap((void *)ret, d->len);
@@ -764,8 +759,8 @@ static void headline(const char *prefix, const struct result *r)
 static int have_pvmmap(void)
 {
 	errno = 0;
-	return syscall(__NR_process_vm_mmap, getpid(), 0UL, 0UL, 0UL,
-		       0UL) != -1 || errno != ENOSYS;
+	return bench_pvmmap(getpid(), NULL, 0, NULL, 0) != -1 ||
+	       errno != ENOSYS;
 }
 
 static double budget(void)

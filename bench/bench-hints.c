@@ -14,7 +14,8 @@
  * /proc/vmstat (pswpout, pgdeactivate), not assumed.
  *
  * Usage: bench-hints [MiB]
- * Build: gcc -static -O2 -Wall -I bench -o bench-hints bench/bench-hints.c
+ * Build: gcc -static -O2 -Wall -isystem $obj/usr/include -I bench \
+ *            -o bench-hints bench/bench-hints.c
  * Exit: 0, 1 on error, 77 when the kernel lacks MADV_COOL.
  */
 #define _GNU_SOURCE

@@ -29,8 +29,8 @@
  *
  * Under TCG a pass of value 6 over 256 MiB is slow: give a smaller size.
  * Usage: bench-pidfd-madvise [MiB [BIG]]
- * Build: gcc -static -O2 -Wall -I bench -o bench-pidfd-madvise \
- *            bench/bench-pidfd-madvise.c
+ * Build: gcc -static -O2 -Wall -isystem $obj/usr/include -I bench \
+ *            -o bench-pidfd-madvise bench/bench-pidfd-madvise.c
  * Exit: 0, 1 on error, 77 when the kernel lacks pidfd_madvise.
  */
 #define _GNU_SOURCE
@@ -159,8 +159,8 @@ static size_t slot(int scatter, int i, int n)
 static double pass(int pidfd_call, int per_call, int scatter, int advice,
 		   size_t rlen, size_t nr)
 {
-	struct pr_madvise_param_bench rp = { sizeof(rp), results };
-	struct pr_madvise_param_bench qp = { sizeof(qp), ranges };
+	struct pr_madvise_param rp = { sizeof(rp), results };
+	struct pr_madvise_param qp = { sizeof(qp), ranges };
 	size_t done = 0;
 	double t0, t1;
 	int i, n;

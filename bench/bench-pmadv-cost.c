@@ -54,8 +54,8 @@ static int call(int c)
 {
 	static long out;
 	struct iovec range = { page, 0 }, result = { &out, sizeof(out) };
-	struct pr_madvise_param_bench rp = { sizeof(rp), &result };
-	struct pr_madvise_param_bench qp = { sizeof(qp), &range };
+	struct pr_madvise_param rp = { sizeof(rp), &result };
+	struct pr_madvise_param qp = { sizeof(qp), &range };
 	int adv = MADV_COLD;
 	long len = 0;
 

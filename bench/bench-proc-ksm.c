@@ -6,7 +6,8 @@
  * data, at one fixed ksmd setting.  Prints both and their ratio.
  *
  * Usage: bench-proc-ksm [MiB ...]      (default: 64 256; smaller for TCG)
- * Build: gcc -static -O2 -Wall -I.. -o bench-proc-ksm bench-proc-ksm.c
+ * Build: gcc -static -O2 -Wall -isystem $obj/usr/include -I bench \
+ *            -o bench-proc-ksm bench/bench-proc-ksm.c
  */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -232,8 +232,7 @@ int main(int argc, char **argv)
 	pg = sysconf(_SC_PAGESIZE);
 	if (access("/sys/devices/system/node/node1", F_OK))
 		return fprintf(stderr, "bench-pvmmap-rmap: needs two NUMA nodes\n"), 77;
-	if (syscall(__NR_process_vm_mmap, 0, 0UL, 0UL, 0UL, 0UL) < 0 &&
-	    errno == ENOSYS)
+	if (bench_pvmmap(0, NULL, 0, NULL, 0) < 0 && errno == ENOSYS)
 		return fprintf(stderr, "bench-pvmmap-rmap: no process_vm_mmap()\n"), 77;
 	if (argc > 1) {
 		ns = calloc(argc - 1, sizeof(*ns));

@@ -28,12 +28,6 @@
 
 #include "bench.h"
 
-#ifndef __NR_process_vm_mmap
-#define __NR_process_vm_mmap 1001
-#endif
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
 #define HPAGE (2UL << 20)
 
 
@@ -119,8 +113,7 @@ static double take(struct child *c, size_t len, int use_mmap, char *buf,
 	long ret;
 
 	if (use_mmap) {
-		ret = syscall(__NR_process_vm_mmap, c->pid,
-			      (unsigned long)c->addr, len, 0UL, 0UL);
+		ret = bench_pvmmap(c->pid, c->addr, len, NULL, 0);
 		t = bench_now() - t0;
 		if (ret == -1) {
 			perror("process_vm_mmap");
@@ -208,8 +201,7 @@ int main(int argc, char **argv)
 	int thp;
 
 	errno = 0;
-	if (syscall(__NR_process_vm_mmap, getpid(), 0UL, 0UL, 0UL, 0UL) == -1 &&
-	    errno == ENOSYS) {
+	if (bench_pvmmap(getpid(), NULL, 0, NULL, 0) == -1 && errno == ENOSYS) {
 		printf("process_vm_mmap: not supported\n");
 		return 77;
 	}

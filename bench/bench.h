@@ -21,40 +21,14 @@
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+/*
+ * Syscall numbers, the MADV_* and PVMMAP_* values and struct
+ * pr_madvise_param come from the uapi headers the kernel under test
+ * installed (-isystem $obj/usr/include): copies would go stale.
+ */
+#include <linux/mman.h>
+#include <linux/pidfd_madvise.h>
 
-/* The series' numbers and hints, for C libraries that predate them. */
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise	440
-#endif
-#ifndef __NR_pidfd_madvise
-#define __NR_pidfd_madvise	1000
-#endif
-#ifndef MADV_COOL
-#define MADV_COOL		5
-#endif
-#ifndef MADV_RECLAIM
-#define MADV_RECLAIM		6
-#endif
-#ifndef MADV_COLD
-#define MADV_COLD		20
-#endif
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT		21
-#endif
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#endif
-
-/* struct pr_madvise_param of pidfd_madvise() */
-struct pr_madvise_param_bench {
-	int size;
-	const struct iovec *vec;
-};
-
-#ifdef __NR_process_vm_mmap
 /* process_vm_mmap(): the address of the copy, or -1 with errno set. */
 static inline long bench_pvmmap(pid_t pid, void *src, unsigned long len,
 				void *dst, unsigned long flags)
@@ -62,7 +36,6 @@ static inline long bench_pvmmap(pid_t pid, void *src, unsigned long len,
 	return syscall(__NR_process_vm_mmap, pid, (unsigned long)src, len,
 		       (unsigned long)dst, flags);
 }
-#endif
 
 #define BENCH_MAX_REPEATS 64
 

@@ -18,23 +18,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open 434
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise 440
-#endif
-#ifndef __NR_pidfd_madvise
-#define __NR_pidfd_madvise 1000
-#endif
-#ifndef __NR_process_vm_mmap
-#define __NR_process_vm_mmap 1001
-#endif
-#define PROBE_MADV_COOL		5
-#define PROBE_MADV_SEED_COLD	6
-#define PROBE_ANON_FILTER	(1 << 31)
-#define PROBE_MADV_COLD		20
+#include <linux/mman.h>
 
 static const char *missing[8];
 static int nmissing;
@@ -60,6 +44,7 @@ int main(void)
 	long pg = sysconf(_SC_PAGESIZE), r;
 	struct utsname u;
 	struct iovec iov;
+	char pm_name[40], pv_name[40];
 	char *buf;
 	int pidfd, n = 0;
 	pid_t child;
@@ -72,11 +57,11 @@ int main(void)
 		return 1;
 	memset(buf, 1, 4 * pg);
 
-	r = madvise(buf, 4 * pg, PROBE_MADV_COOL);
+	r = madvise(buf, 4 * pg, MADV_COOL);
 	n += row("madvise(MADV_COOL = 5)", r == 0, err(r));
-	r = madvise(buf, 4 * pg, PROBE_MADV_SEED_COLD);
+	r = madvise(buf, 4 * pg, MADV_RECLAIM);
 	n += row("madvise(6, the seed's MADV_COLD)", r == 0, err(r));
-	r = madvise(buf, 4 * pg, PROBE_MADV_COLD | PROBE_ANON_FILTER);
+	r = madvise(buf, 4 * pg, (int)(MADV_COLD | MADV_ANONYMOUS_FILTER));
 	n += row("MADV_ANONYMOUS_FILTER / MADV_FILE_FILTER", r == 0, err(r));
 
 	child = fork();
@@ -88,18 +73,23 @@ int main(void)
 	iov.iov_base = buf;
 	iov.iov_len = 4 * pg;
 	/* The child shares buf's address: it was mapped before fork(). */
-	r = syscall(__NR_process_madvise, pidfd, &iov, 1, PROBE_MADV_COOL, 0);
+	r = syscall(__NR_process_madvise, pidfd, &iov, 1, MADV_COOL, 0);
 	n += row("process_madvise(440) with MADV_COOL", r >= 0, err(r));
 	r = syscall(__NR_process_madvise, pidfd, &iov, 1, MADV_DONTNEED, 0);
 	n += row("process_madvise(440) with any advice", r >= 0, err(r));
+	/* Labelled with the numbers of the headers the probe was built with. */
+	snprintf(pm_name, sizeof(pm_name), "pidfd_madvise (%ld)",
+		 (long)__NR_pidfd_madvise);
+	snprintf(pv_name, sizeof(pv_name), "process_vm_mmap (%ld)",
+		 (long)__NR_process_vm_mmap);
 	/* flags must be 0: a kernel with pidfd_madvise says EINVAL. */
 	errno = 0;
 	r = syscall(__NR_pidfd_madvise, pidfd, 1L, NULL, NULL, NULL, 1UL);
-	n += row("pidfd_madvise (" "1000)", r < 0 && errno != ENOSYS, err(r));
+	n += row(pm_name, r < 0 && errno != ENOSYS, err(r));
 	/* Unknown flags: EINVAL with process_vm_mmap, ENOSYS without. */
 	errno = 0;
 	r = syscall(__NR_process_vm_mmap, child, (unsigned long)buf, pg, 0UL, ~0UL);
-	n += row("process_vm_mmap (1001)", r < 0 && errno != ENOSYS, err(r));
+	n += row(pv_name, r < 0 && errno != ENOSYS, err(r));
 	r = access("/proc/self/madvise", F_OK);
 	n += row("/proc/<pid>/madvise (KSM merge/unmerge)", r == 0, err(r));
 	kill(child, SIGKILL);

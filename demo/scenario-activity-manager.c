@@ -18,8 +18,8 @@
  *
  * Exit: 0 success, 1 failure, 77 "not supported" (no pidfd_madvise).
  * Usage: scenario-activity-manager [MiB per heap, default 32]
- * Build: gcc -static -O2 -Wall -o scenario-activity-manager \
- *            scenario-activity-manager.c
+ * Build: gcc -static -O2 -Wall -isystem $obj/usr/include \
+ *            -o scenario-activity-manager scenario-activity-manager.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,35 +33,10 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <linux/mman.h>
+#include <linux/pidfd_madvise.h>
 
 #include "mmr-demo.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_pidfd_madvise
-#define __NR_pidfd_madvise	1000
-#endif
-#ifndef MADV_COOL
-#define MADV_COOL		5
-#endif
-#ifndef MADV_RECLAIM
-#define MADV_RECLAIM	6
-#endif
-#ifndef MADV_ANONYMOUS_FILTER
-#define MADV_ANONYMOUS_FILTER	(1U << 31)
-#endif
-#ifndef MADV_FILE_FILTER
-#define MADV_FILE_FILTER	(1U << 30)
-#endif
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#endif
-
-struct pr_madvise_param_demo {		/* struct pr_madvise_param */
-	int size;
-	const struct iovec *vec;
-};
 
 #define MAX_RANGES	256
 
@@ -187,7 +162,7 @@ int main(int argc, char **argv)
 {
 	size_t mib = argc > 1 ? strtoul(argv[1], NULL, 0) : 32;
 	struct iovec ranges[MAX_RANGES], results[MAX_RANGES];
-	struct pr_madvise_param_demo rp, qp;
+	struct pr_madvise_param rp, qp;
 	int behavior[MAX_RANGES], cmd[2], res[2], pidfd, n, i, rc = 1;
 	long out[MAX_RANGES], anon_done = 0, file_done = 0;
 	struct range r[MAX_RANGES];

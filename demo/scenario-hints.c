@@ -14,7 +14,8 @@
  *
  * Exit: 0 success, 1 failure, 77 "not supported" (kernel without the hints).
  * Usage: scenario-hints [MiB]
- * Build: gcc -static -O2 -Wall -o scenario-hints scenario-hints.c
+ * Build: gcc -static -O2 -Wall -isystem $obj/usr/include \
+ *            -o scenario-hints scenario-hints.c
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,24 +30,9 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include <linux/mman.h>
 
 #include "mmr-demo.h"
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_process_madvise
-#define __NR_process_madvise	440
-#endif
-#ifndef MADV_COOL
-#define MADV_COOL		5	/* deactivate (= MADV_COLD 20) */
-#endif
-#ifndef MADV_RECLAIM
-#define MADV_RECLAIM	6	/* RFC's MADV_COLD: reclaim now */
-#endif
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#endif
 
 static long pagesize;
 

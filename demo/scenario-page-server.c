@@ -27,13 +27,7 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-
-#ifndef __NR_process_vm_mmap
-#define __NR_process_vm_mmap 1001
-#endif
-#ifndef MADV_PAGEOUT
-#define MADV_PAGEOUT 21
-#endif
+#include <linux/mman.h>
 
 static long pgsz;
 

@@ -10,13 +10,13 @@
  * (deactivate, value 5) for the second, printing the pswpout and
  * pgdeactivate counters around the call and the per-range results.
  *
- * Adapted, as allowed: the call is pidfd_madvise (1000), not
- * process_madvise; the pidfd comes from pidfd_open(), since /proc/<pid>
- * directory descriptors are not pidfds in today's kernels; value 6 is
- * spelled MADV_RECLAIM, as MADV_COLD now means 20.
+ * Adapted, as allowed: the call is pidfd_madvise, not process_madvise;
+ * the pidfd comes from pidfd_open(), since /proc/<pid> directory
+ * descriptors are not pidfds in today's kernels; value 6 is spelled
+ * MADV_RECLAIM, as MADV_COLD now means 20.
  *
- * Build: gcc -static -O2 -Wall -o pidfd_madvise_seed_example \
- *            pidfd_madvise_seed_example.c
+ * Build: gcc -static -O2 -Wall -isystem $obj/usr/include \
+ *            -o pidfd_madvise_seed_example pidfd_madvise_seed_example.c
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -28,29 +28,10 @@
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
-
-#ifndef __NR_pidfd_open
-#define __NR_pidfd_open		434
-#endif
-#ifndef __NR_pidfd_madvise
-#define __NR_pidfd_madvise	1000
-#endif
-#ifndef MADV_COOL
-#define MADV_COOL		5
-#endif
-#ifndef MADV_POPULATE_READ
-#define MADV_POPULATE_READ	22
-#endif
-#ifndef MADV_RECLAIM
-#define MADV_RECLAIM	6	/* the RFC's MADV_COLD */
-#endif
+#include <linux/mman.h>
+#include <linux/pidfd_madvise.h>
 
 #define ALLOC_SIZE	(32UL << 20)
-
-struct pr_madvise_param {
-	int size;			/* the size of this structure */
-	const struct iovec *vec;	/* address range array */
-};
 
 static void show_vmstat(const char *when)
 {

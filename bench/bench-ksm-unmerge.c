@@ -36,36 +36,6 @@ struct window {
 static long pagesize;
 static struct window *win;
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -errno;
-	close(fd);
-	return ret;
-}
-
-static long long merging(pid_t pid)
-{
-	char path[64], buf[32];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/ksm_merging_pages", pid);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtoll(buf, NULL, 10);
-}
-
 static void *mapper(void *arg)
 {
 	double t0, dt;
@@ -133,10 +103,10 @@ static int one_run(size_t pages, double out[3])
 	if (pid < 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%d/madvise", pid);
-	if (write_str(path, "merge"))
+	if (bench_write_str(path, "merge"))
 		goto out;
 	t0 = bench_now();
-	while (merging(pid) < (long long)pages * 9 / 10)
+	while (bench_ksm_merging(pid) < (long long)pages * 9 / 10)
 		if (bench_now() - t0 > TIMEOUT_S)
 			goto out;
 		else
@@ -145,12 +115,12 @@ static int one_run(size_t pages, double out[3])
 	win->worst = 0;
 	win->open = 1;
 	t0 = bench_now();
-	ret = write_str(path, "unmerge");
+	ret = bench_write_str(path, "unmerge");
 	out[0] = bench_now() - t0;
 	win->open = 0;
 	out[1] = win->worst;
 	out[2] = win->rounds;
-	if (!ret && merging(pid) > (long long)pages / 10)
+	if (!ret && bench_ksm_merging(pid) > (long long)pages / 10)
 		ret = -1;
 out:
 	kill(pid, SIGKILL);
@@ -171,9 +141,9 @@ int main(int argc, char **argv)
 	win = mmap(NULL, sizeof(*win), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (win == MAP_FAILED || access("/proc/self/madvise", F_OK) ||
-	    write_str(KSM "run", "1") ||
-	    write_str(KSM "pages_to_scan", "8192") ||
-	    write_str(KSM "sleep_millisecs", "10")) {
+	    bench_write_str(KSM "run", "1") ||
+	    bench_write_str(KSM "pages_to_scan", "8192") ||
+	    bench_write_str(KSM "sleep_millisecs", "10")) {
 		printf("bench-ksm-unmerge: no KSM or no /proc/<pid>/madvise\n");
 		return 77;
 	}
@@ -202,6 +172,6 @@ int main(int argc, char **argv)
 		bench_row("ksm-unmerge", "target's rounds during unmerge",
 			  size, bench_summarize(n, reps), "rounds", NULL);
 	}
-	write_str(KSM "run", "0");
+	bench_write_str(KSM "run", "0");
 	return 0;
 }

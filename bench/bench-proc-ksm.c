@@ -38,42 +38,6 @@ struct child {
 	int cmd, res;
 };
 
-static long long read_ll(const char *path)
-{
-	char buf[64];
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -1;
-	buf[n] = 0;
-	return strtoll(buf, NULL, 10);
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -errno;
-	close(fd);
-	return ret;
-}
-
-static long long merging(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/ksm_merging_pages", pid);
-	return read_ll(path);
-}
-
 /* A child with @pages of data identical across children, distinct per page. */
 static void child_main(size_t pages, int cmd, int res)
 {
@@ -146,7 +110,7 @@ static double one_run(size_t pages, bool proc)
 		if (proc) {
 			snprintf(path, sizeof(path), "/proc/%d/madvise",
 				 c[i].pid);
-			if (write_str(path, "merge"))
+			if (bench_write_str(path, "merge"))
 				goto out;
 		} else {
 			if (write(c[i].cmd, "P", 1) != 1 ||
@@ -155,8 +119,8 @@ static double one_run(size_t pages, bool proc)
 		}
 	}
 	while (bench_now() - t0 < TIMEOUT_S) {
-		if (merging(c[0].pid) >= (long long)pages * 9 / 10 &&
-		    merging(c[1].pid) >= (long long)pages * 9 / 10) {
+		if (bench_ksm_merging(c[0].pid) >= (long long)pages * 9 / 10 &&
+		    bench_ksm_merging(c[1].pid) >= (long long)pages * 9 / 10) {
 			t = bench_now() - t0;
 			break;
 		}
@@ -189,12 +153,12 @@ int main(int argc, char **argv)
 	}
 	for (k = 0; k < 4; k++) {
 		snprintf(path, sizeof(path), KSM "%s", knobs[k]);
-		saved[k] = read_ll(path);
+		saved[k] = bench_read_ll(path);
 	}
-	write_str(KSM "pages_to_scan", PAGES_TO_SCAN);
-	write_str(KSM "sleep_millisecs", SLEEP_MS);
-	write_str(KSM "smart_scan", "0");
-	write_str(KSM "run", "1");
+	bench_write_str(KSM "pages_to_scan", PAGES_TO_SCAN);
+	bench_write_str(KSM "sleep_millisecs", SLEEP_MS);
+	bench_write_str(KSM "smart_scan", "0");
+	bench_write_str(KSM "run", "1");
 	printf("# ksmd: pages_to_scan=%s sleep_millisecs=%s smart_scan=0; %d runs per case; time from enabling KSM in two processes to 90%% of their pages merged\n",
 	       PAGES_TO_SCAN, SLEEP_MS, n);
 
@@ -209,7 +173,7 @@ int main(int argc, char **argv)
 
 		snprintf(size, sizeof(size), "%zuMiB x2", mb);
 		/* Interleave the cases so drift hits both alike. */
-		scans0 = read_ll(KSM "full_scans");
+		scans0 = bench_read_ll(KSM "full_scans");
 		for (i = 0; i < n; i++) {
 			proc[i] = one_run(pages, true);
 			self[i] = one_run(pages, false);
@@ -220,7 +184,7 @@ int main(int argc, char **argv)
 				goto out;
 			}
 		}
-		scans1 = read_ll(KSM "full_scans");
+		scans1 = bench_read_ll(KSM "full_scans");
 		snprintf(deltas, sizeof(deltas), "ksm full_scans=%.1f",
 			 (double)(scans1 - scans0) / (2 * n));
 		sp = bench_summarize(proc, n);
@@ -240,7 +204,7 @@ out:
 			continue;
 		snprintf(path, sizeof(path), KSM "%s", knobs[k]);
 		snprintf(buf, sizeof(buf), "%lld", saved[k]);
-		write_str(path, buf);
+		bench_write_str(path, buf);
 	}
 	return ret;
 }

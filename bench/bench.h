@@ -13,6 +13,8 @@
 #ifndef MMR_BENCH_H
 #define MMR_BENCH_H
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,6 +119,45 @@ static inline long long bench_meminfo_kb(const char *key)
 	}
 	fclose(f);
 	return ret;
+}
+
+/* The number at the start of file @path; -1 when unreadable. */
+static inline long long bench_read_ll(const char *path)
+{
+	char buf[64];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	return strtoll(buf, NULL, 10);
+}
+
+/* Write @s to file @path in one write(); 0 or -errno. */
+static inline int bench_write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = write(fd, s, strlen(s)) == (ssize_t)strlen(s) ? 0 : -errno;
+	close(fd);
+	return ret;
+}
+
+/* /proc/<pid>/ksm_merging_pages; -1 when unreadable. */
+static inline long long bench_ksm_merging(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/ksm_merging_pages", pid);
+	return bench_read_ll(path);
 }
 
 static inline void bench_header(void)
